@@ -1,0 +1,19 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The built client is served by server/ from dist/. In `npm run dev`, Vite proxies
+// the cache socket and HTTP services to a server started separately on 8800.
+export default defineConfig({
+  plugins: [react()],
+  worker: { format: 'es' },
+  build: { outDir: 'dist', target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 400 },
+  server: {
+    proxy: {
+      '/v1': { target: 'ws://127.0.0.1:8800', ws: true },
+      '/relay': { target: 'ws://127.0.0.1:8800', ws: true },
+      '/media-cache': 'http://127.0.0.1:8800',
+      '/.well-known': 'http://127.0.0.1:8800',
+      '/api': 'http://127.0.0.1:8800',
+    },
+  },
+});
