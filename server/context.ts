@@ -1,0 +1,63 @@
+import type { EventEmitter } from 'node:events';
+import type { Database } from './store/db.ts';
+
+export interface NostrEvent {
+  id: string;
+  pubkey: string;
+  created_at: number;
+  kind: number;
+  tags: string[][];
+  content: string;
+  sig: string;
+}
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Directory holding the built client (vite build output). */
+  distDir: string;
+  /** Upstream relays to ingest from (comma list in UPSTREAM_RELAYS); empty by default. */
+  upstreamRelays: string[];
+  /** Seed the demo network when the database is empty. */
+  demo: boolean;
+  /** 1 = the full demo network; tests use a small fraction. */
+  demoScale: number;
+  /** Domain of the demo network's NIP-05 names and lightning addresses. */
+  nip05Domain: string;
+  /** Host of the demo network's media URLs, rendered locally by /media-cache. */
+  mediaDomain: string;
+  /** Print progress lines (seeding, listening). */
+  verbose: boolean;
+}
+
+export interface ImportResult {
+  id: string;
+  ok: boolean;
+  /** NIP-01 OK-message style reason: "duplicate: …", "invalid: …", "blocked: …", "error: …". */
+  reason: string;
+}
+
+export interface Importer {
+  /** Checks and stores events (S §5.2 order), applying every derived table. Never throws for bad input. */
+  importEvents(events: unknown[], source?: string): Promise<ImportResult[]>;
+}
+
+/** Counters read by GET /api/status and the tests that count sockets. */
+export interface ServerStats {
+  cacheConnections: number;
+  cacheConnectionsTotal: number;
+  relayConnections: number;
+  relayConnectionsTotal: number;
+}
+
+export interface ServerContext {
+  config: ServerConfig;
+  db: Database;
+  importer: Importer;
+  stats: ServerStats;
+  /** Emits 'event' (NostrEvent) after each newly stored event, for live subscriptions. */
+  live: EventEmitter;
+  /** Unix seconds; tests may freeze it. */
+  now(): number;
+}
