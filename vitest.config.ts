@@ -6,5 +6,6 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    reporters: ['default', ['json', { outputFile: '.cache/vitest-results.json' }]],
   },
 });
