@@ -1,0 +1,71 @@
+import pg from 'pg';
+import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
+import { SCHEMA } from './schema.ts';
+
+// BIGINT columns hold unix times and sat amounts, far below 2^53: read them as numbers
+// so both backends hand the same row shapes to the code above the seam.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** Rewrites the portable `?` placeholders to PostgreSQL's `$1, $2, …`. */
+export function toPgPlaceholders(sql: string): string {
+  let n = 0;
+  let out = '';
+  let quoted = false;
+  for (const ch of sql) {
+    if (ch === "'") quoted = !quoted;
+    out += ch === '?' && !quoted ? `$${++n}` : ch;
+  }
+  return out;
+}
+
+function bind(client: pg.Pool | pg.PoolClient): Queryable {
+  const query = (sql: string, params: SqlValue[] = []) =>
+    client.query({ text: toPgPlaceholders(sql), values: params.map((p) => (typeof p === 'bigint' ? p.toString() : p)) });
+  return {
+    async all<T>(sql: string, params?: SqlValue[]) {
+      return (await query(sql, params)).rows as T[];
+    },
+    async get<T>(sql: string, params?: SqlValue[]) {
+      return (await query(sql, params)).rows[0] as T | undefined;
+    },
+    async run(sql: string, params?: SqlValue[]): Promise<RunResult> {
+      return { changes: (await query(sql, params)).rowCount ?? 0 };
+    },
+  };
+}
+
+/** The store for deployments that outgrow one machine's SQLite file. */
+export async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: 8 });
+  for (const stmt of SCHEMA) await pool.query(stmt);
+  const q = bind(pool);
+
+  // Same contract as the SQLite store: transactions do not overlap each other.
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    dialect: 'postgres',
+    ...q,
+    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const next = tail.then(async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn(bind(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
+        }
+      });
+      tail = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      await tail;
+      await pool.end();
+    },
+  };
+}

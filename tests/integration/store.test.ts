@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/store/db.ts';
+import { openPostgres, toPgPlaceholders } from '../../server/store/postgres.ts';
+import { openSqlite } from '../../server/store/sqlite.ts';
+import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
+
+// The same behaviour from both backends behind the storage seam.
+function conformance(name: string, open: () => Promise<Database>) {
+  describe(name, () => {
+    let db: Database;
+    beforeAll(async () => {
+      db = await open();
+    });
+    afterAll(async () => {
+      await db.close();
+    });
+
+    it('upserts with ON CONFLICT and reads BIGINT columns back as numbers', async () => {
+      await db.run('INSERT INTO relay_cursors (url, since) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET since = excluded.since', ['wss://a', 1_700_000_000_000]);
+      await db.run('INSERT INTO relay_cursors (url, since) VALUES (?, ?) ON CONFLICT (url) DO UPDATE SET since = excluded.since', ['wss://a', 1_700_000_000_123]);
+      const row = await db.get<{ since: number }>('SELECT since FROM relay_cursors WHERE url = ?', ['wss://a']);
+      expect(row).toEqual({ since: 1_700_000_000_123 });
+    });
+
+    it('rolls a failed transaction back and keeps serving', async () => {
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['k', 'v']);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await db.get('SELECT value FROM meta WHERE key = ?', ['k'])).toBeUndefined();
+      await db.transaction(async (tx) => tx.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['k', 'v2']));
+      expect(await db.all('SELECT key, value FROM meta')).toEqual([{ key: 'k', value: 'v2' }]);
+    });
+
+    it('runs overlapping transactions one after the other', async () => {
+      const order: string[] = [];
+      await Promise.all(
+        ['a', 'b', 'c'].map((label) =>
+          db.transaction(async (tx) => {
+            order.push(`${label}:start`);
+            await tx.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', ['last', label]);
+            await new Promise((r) => setTimeout(r, 5));
+            order.push(`${label}:end`);
+          }),
+        ),
+      );
+      expect(order).toEqual(['a:start', 'a:end', 'b:start', 'b:end', 'c:start', 'c:end']);
+    });
+  });
+}
+
+let dir: string;
+let pgServer: TempPostgres;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'strucc-store-'));
+  pgServer = await startTempPostgres();
+});
+afterAll(() => {
+  pgServer?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+conformance('SQLite store', async () => openSqlite(join(dir, 'strucc.sqlite')));
+conformance('PostgreSQL store', async () => openPostgres(pgServer.url));
+
+describe('placeholder rewriting', () => {
+  it('numbers ? outside string literals only', () => {
+    expect(toPgPlaceholders("SELECT * FROM t WHERE a = ? AND b = '?' AND c IN (?, ?)")).toBe(
+      "SELECT * FROM t WHERE a = $1 AND b = '?' AND c IN ($2, $3)",
+    );
+  });
+});

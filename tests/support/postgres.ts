@@ -1,0 +1,69 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TempPostgres {
+  url: string;
+  stop(): void;
+}
+
+function pgBinDir(): string {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
+  const version = readdirSync(root).sort((a, b) => Number(b) - Number(a))[0];
+  return join(root, version, 'bin');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A throwaway PostgreSQL cluster in a temp dir on a free loopback port: a real server,
+ * not the machine's shared one, so tests neither depend on nor disturb it.
+ * PostgreSQL refuses to run as root, so as root the cluster belongs to the postgres user.
+ */
+export async function startTempPostgres(): Promise<TempPostgres> {
+  const bin = pgBinDir();
+  const dir = mkdtempSync(join(tmpdir(), 'strucc-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const run = (cmd: string, args: string[]) => {
+    const res = asRoot
+      ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', [cmd, ...args].map((a) => `'${a}'`).join(' ')], { encoding: 'utf8' })
+      : spawnSync(cmd, args, { encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`${cmd} failed: ${res.stderr || res.stdout}`);
+  };
+  if (asRoot) {
+    const pw = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim();
+    const gid = execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim();
+    chownSync(dir, Number(pw), Number(gid));
+    chmodSync(dir, 0o700);
+  }
+  const data = join(dir, 'data');
+  run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'strucc', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  run(join(bin, 'pg_ctl'), [
+    '-D', data, '-w', '-l', join(dir, 'log'),
+    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    'start',
+  ]);
+  return {
+    url: `postgres://strucc@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
