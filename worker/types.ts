@@ -130,6 +130,8 @@ export interface ClientConfig {
   mediaServer: string;
   noBinary: boolean;
   devMode: boolean;
+  /** Hex pubkey of the account a guest's feeds are personalised for; defaults to worker/config.ts DEFAULT_GUEST_PUBKEY. */
+  guestPubkey?: string;
 }
 
 /**
@@ -156,6 +158,18 @@ export interface StruccApi {
   /** Moves the pending newer notes to the top of the feed. */
   showPending(handle: number): Promise<void>;
   closeFeed(handle: number): Promise<void>;
+  /** Switches an open feed to another spec: clears its notes and loads the first page. */
+  selectFeed?(handle: number, spec: string): Promise<void>;
+  /** Loads the first page again after the feed's status became 'error'. */
+  retryFeed?(handle: number): Promise<void>;
+  /** Disconnects the cache socket and reconnects after 1 s (spec §4 "A reset"). */
+  resetSocket?(): Promise<void>;
+  /**
+   * A long-lived cache subscription (net_stats, notification_counts, directmsg_count...): every
+   * pushed object goes to cb until unsubscribe (which sends CLOSE) or the tab goes away.
+   */
+  subscribe?(tabId: string, command: string, payload: Record<string, unknown> | undefined, cb: (e: CacheObject) => void): Promise<number>;
+  unsubscribe?(handle: number): Promise<void>;
 
   /** True when name@domain resolves to exactly this pubkey (cached). */
   verifyNip05(pubkey: string, nip05: string): Promise<boolean>;

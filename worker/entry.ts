@@ -1,0 +1,59 @@
+/**
+ * Worker entry. As a SharedWorker (one per browser profile) every tab's port gets the same API,
+ * so all tabs share one cache socket; as a dedicated Worker (no SharedWorker support) the one
+ * tab gets it on the worker's own scope.
+ */
+import * as Comlink from 'comlink';
+import { createApi, type StruccWorker } from './api.ts';
+import type { StruccApi } from './types.ts';
+
+const api = createApi();
+
+/** The API as one port sees it: remembers which tabs spoke on it, to drop them when it closes. */
+function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
+  return {
+    hello: (tabId, config) => {
+      tabIds.add(tabId);
+      return worker.hello(tabId, config);
+    },
+    goodbye: (tabId) => {
+      tabIds.delete(tabId);
+      return worker.goodbye(tabId);
+    },
+    heartbeat: worker.heartbeat,
+    watchSocket: worker.watchSocket,
+    unwatch: worker.unwatch,
+    request: worker.request,
+    getHomeFeeds: worker.getHomeFeeds,
+    openFeed: worker.openFeed,
+    loadMore: worker.loadMore,
+    showPending: worker.showPending,
+    closeFeed: worker.closeFeed,
+    selectFeed: worker.selectFeed,
+    retryFeed: worker.retryFeed,
+    resetSocket: worker.resetSocket,
+    subscribe: worker.subscribe,
+    unsubscribe: worker.unsubscribe,
+    verifyNip05: worker.verifyNip05,
+  };
+}
+
+interface ConnectEvent {
+  ports: readonly MessagePort[];
+}
+
+const scope = globalThis as unknown as { onconnect?: ((e: ConnectEvent) => void) | null };
+const sharedScope = (globalThis as { SharedWorkerGlobalScope?: abstract new () => object }).SharedWorkerGlobalScope;
+
+if (typeof sharedScope === 'function' && globalThis instanceof sharedScope) {
+  scope.onconnect = (e) => {
+    const port = e.ports[0];
+    const tabIds = new Set<string>();
+    Comlink.expose(portSession(api, tabIds), port);
+    // Browsers that fire 'close' on a MessagePort tell us at once that a tab went away;
+    // elsewhere the heartbeat timeout does the same, 30 s later.
+    port.addEventListener('close', () => api.dropTabs(tabIds));
+  };
+} else {
+  Comlink.expose(portSession(api, new Set()));
+}

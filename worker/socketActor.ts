@@ -1,0 +1,37 @@
+/** The real WebSocket behind machines/cacheSocket.ts, as the callback actor it is provided with. */
+import { fromCallback } from 'xstate';
+import type { SocketActorInput, SocketCommand, SocketFeedback } from '../machines/cacheSocket.ts';
+import { parseFrame } from './protocol.ts';
+
+export const webSocketActor = fromCallback<SocketCommand, SocketActorInput>(({ input, sendBack, receive }) => {
+  const report = (ev: SocketFeedback) => sendBack(ev);
+  let ws: WebSocket;
+  try {
+    ws = new WebSocket(input.url);
+  } catch (err) {
+    // A malformed URL throws synchronously; treat it like a refused connection so the machine's
+    // reconnect policy applies instead of the actor crashing the machine.
+    if (input.devMode) console.warn('[strucc] cache socket could not be created', err);
+    const timer = setTimeout(() => report({ type: 'SOCKET.CLOSED' }), 0);
+    return () => clearTimeout(timer);
+  }
+  ws.binaryType = 'arraybuffer';
+  ws.onopen = () => report({ type: 'SOCKET.OPEN' });
+  ws.onclose = () => report({ type: 'SOCKET.CLOSED' });
+  ws.onerror = (err) => {
+    if (input.devMode) console.warn('[strucc] cache socket error', err);
+  };
+  ws.onmessage = (e: MessageEvent) => {
+    const messages = parseFrame(e.data, input.devMode);
+    if (messages.length > 0) report({ type: 'SOCKET.MESSAGES', messages });
+  };
+  receive((cmd) => {
+    if (cmd.type !== 'SOCKET.SEND') return;
+    if (ws.readyState === WebSocket.OPEN) ws.send(cmd.data);
+    else report({ type: 'SOCKET.SEND_FAILED', data: cmd.data });
+  });
+  return () => {
+    ws.onopen = ws.onclose = ws.onmessage = ws.onerror = null;
+    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close();
+  };
+});
