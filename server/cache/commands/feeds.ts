@@ -1,0 +1,236 @@
+/** `feed` and `mega_feed_directive` (S §3.1). */
+import type { Queryable, SqlValue } from '../../store/db.ts';
+import { Args, CommandError } from '../args.ts';
+import { eventsByAddress, eventsByIds, replaceableOf, wordCount, type CacheObject } from '../data.ts';
+import { enrich, range, type FeedItem } from '../enrich.ts';
+import { parseAddress } from '../refs.ts';
+import type { Command, CommandEnv } from '../registry.ts';
+import { clampHours, latestItems, rankedItems } from './scored.ts';
+
+export const NOTES_TYPES = ['follows', 'authored', 'replies', 'bookmarks', 'user_media_thumbnails'] as const;
+type NotesType = (typeof NOTES_TYPES)[number];
+
+export interface FeedQuery {
+  pubkey: string;
+  notes: NotesType;
+  includeReplies: boolean;
+  kinds?: number[];
+  since?: number;
+  until?: number;
+  limit: number;
+  offset: number;
+}
+
+interface Page {
+  since?: number;
+  until?: number;
+  limit: number;
+  offset: number;
+}
+
+/** Newest first when paging back (or with no bound); oldest first when polling forward from `since`. */
+const direction = (p: Page) => (p.since !== undefined && p.until === undefined ? 'ASC' : 'DESC');
+
+function timeBounds(col: string, p: Page, params: SqlValue[]): string {
+  let sql = '';
+  if (p.until !== undefined) {
+    sql += ` AND ${col} <= ?`;
+    params.push(p.until);
+  }
+  if (p.since !== undefined) {
+    sql += ` AND ${col} >= ?`;
+    params.push(p.since);
+  }
+  return sql;
+}
+
+async function postItems(db: Queryable, joinFollows: boolean, where: string, params: SqlValue[], p: Page): Promise<FeedItem[]> {
+  const dir = direction(p);
+  const join = joinFollows ? 'JOIN follows f ON f.follows = p.pubkey' : '';
+  const rows = await db.all<{ id: string; k: number | string }>(
+    `SELECT p.event_id AS id, p.created_at AS k FROM posts p ${join}
+     WHERE ${where}${timeBounds('p.created_at', p, params)}
+     ORDER BY p.created_at ${dir}, p.event_id ${dir} LIMIT ? OFFSET ?`,
+    [...params, p.limit, p.offset],
+  );
+  return rows.map((r) => ({ id: r.id, key: Number(r.k) }));
+}
+
+const inList = (kinds: number[]) => kinds.map(() => '?').join(',');
+
+async function bookmarkItems(db: Queryable, q: FeedQuery): Promise<FeedItem[]> {
+  const list = (await replaceableOf(db, 10003, [q.pubkey])).get(q.pubkey);
+  if (!list) return [];
+  const ids: string[] = [];
+  const addrs = [];
+  for (const t of list.tags) {
+    if (t[0] === 'e' && typeof t[1] === 'string') ids.push(t[1].toLowerCase());
+    if (t[0] === 'a') {
+      const a = parseAddress(t[1]);
+      if (a) addrs.push(a);
+    }
+  }
+  const events = [...(await eventsByIds(db, ids)).values(), ...(await eventsByAddress(db, addrs)).values()];
+  const asc = direction(q) === 'ASC';
+  const items = events
+    .filter((e) => !q.kinds || q.kinds.includes(e.kind))
+    .filter((e) => (q.until === undefined || e.created_at <= q.until) && (q.since === undefined || e.created_at >= q.since))
+    .map((e) => ({ id: e.id, key: e.created_at }))
+    .sort((a, b) => (asc ? a.key - b.key : b.key - a.key));
+  return items.slice(q.offset, q.offset + q.limit);
+}
+
+export async function feedItems(db: Queryable, q: FeedQuery): Promise<FeedItem[]> {
+  const kinds = q.kinds ?? [1, 6];
+  switch (q.notes) {
+    case 'follows': {
+      const replies = q.includeReplies ? '' : ' AND p.is_reply = 0';
+      return postItems(db, true, `f.pubkey = ? AND p.kind IN (${inList(kinds)})${replies}`, [q.pubkey, ...kinds], q);
+    }
+    case 'authored':
+      return postItems(db, false, `p.pubkey = ? AND p.kind IN (${inList(kinds)}) AND p.is_reply = 0`, [q.pubkey, ...kinds], q);
+    case 'replies':
+      return postItems(db, false, `p.pubkey = ? AND p.kind IN (${inList(kinds)}) AND p.is_reply <> 0`, [q.pubkey, ...kinds], q);
+    case 'user_media_thumbnails':
+      return postItems(db, false, `p.pubkey = ? AND p.kind = 1 AND p.has_media <> 0`, [q.pubkey], q);
+    case 'bookmarks':
+      return bookmarkItems(db, q);
+  }
+}
+
+function readNotes(a: Args, name: string, fallback: NotesType): NotesType {
+  const notes = a.str(name, fallback);
+  if (!(NOTES_TYPES as readonly string[]).includes(notes)) throw new CommandError('unsupported type of notes');
+  return notes as NotesType;
+}
+
+function readPage(args: Args, fallbackLimit: number): Page {
+  return { since: args.optBound('since'), until: args.optBound('until'), limit: args.limit(fallbackLimit), offset: args.offset() };
+}
+
+async function feedBundle(db: Queryable, q: FeedQuery, viewer: string | undefined): Promise<CacheObject[]> {
+  const items = await feedItems(db, q);
+  return (await enrich(db, items, { viewer, orderBy: 'created_at' })).objects;
+}
+
+const feed: Command = async (args, { ctx }) => {
+  const q: FeedQuery = {
+    pubkey: args.hex('pubkey'),
+    notes: readNotes(args, 'notes', 'follows'),
+    includeReplies: args.bool('include_replies', false),
+    kinds: args.optKinds(),
+    ...readPage(args, 20),
+  };
+  return feedBundle(ctx.db, q, args.optHex('user_pubkey'));
+};
+
+/** Articles (current versions only), newest first; `minwords` is checked on the text, so read ahead. */
+async function readsItems(db: Queryable, author: string | undefined, follows: string | undefined, minwords: number, p: Page) {
+  const params: SqlValue[] = [];
+  let where = `p.kind = 30023 AND r.kind = 30023`;
+  let join = '';
+  if (follows) {
+    join = 'JOIN follows f ON f.follows = p.pubkey';
+    where += ' AND f.pubkey = ?';
+    params.push(follows);
+  }
+  if (author) {
+    where += ' AND p.pubkey = ?';
+    params.push(author);
+  }
+  where += timeBounds('p.created_at', p, params);
+  const dir = direction(p);
+  const out: FeedItem[] = [];
+  let skip = p.offset;
+  const batch = 200;
+  // A hard ceiling keeps a filter that almost nothing passes from scanning the whole table.
+  for (let scanned = 0; out.length < p.limit && scanned < 5000; scanned += batch) {
+    const rows = await db.all<{ id: string; k: number | string; content: string }>(
+      `SELECT p.event_id AS id, p.created_at AS k, e.content AS content FROM posts p
+       JOIN replaceable r ON r.event_id = p.event_id JOIN events e ON e.id = p.event_id ${join}
+       WHERE ${where} ORDER BY p.created_at ${dir}, p.event_id ${dir} LIMIT ? OFFSET ?`,
+      [...params, batch, scanned],
+    );
+    for (const r of rows) {
+      if (minwords > 0 && wordCount(r.content) < minwords) continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      if (out.length < p.limit) out.push({ id: r.id, key: Number(r.k) });
+    }
+    if (rows.length < batch) break;
+  }
+  return out;
+}
+
+function parseSpec(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'string') throw new CommandError('invalid spec format');
+  let spec: unknown;
+  try {
+    spec = JSON.parse(raw);
+  } catch {
+    throw new CommandError('invalid spec format');
+  }
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) throw new CommandError('invalid spec format');
+  return spec as Record<string, unknown>;
+}
+
+const megaFeedDirective: Command = async (args, env: CommandEnv) => {
+  const { ctx } = env;
+  const spec = parseSpec(args.raw.spec);
+  const s = new Args(spec);
+  const viewer = args.optHex('user_pubkey');
+  const page = readPage(args, 20);
+  const firstKind = s.optKinds()?.[0];
+  const bundle = async (items: FeedItem[], orderBy: string) =>
+    (await enrich(ctx.db, items, { viewer, orderBy })).objects;
+
+  if (spec.kind === 'reads' || spec.id === 'reads-feed') {
+    const minwords = s.int('minwords', 100);
+    const scope = s.optStr('scope');
+    if (scope === 'follows' && !viewer) return [range('created_at', [])];
+    if (scope !== undefined && scope !== 'follows') return [range('created_at', [])];
+    const author = s.optHex('pubkey');
+    return bundle(await readsItems(ctx.db, author, scope === 'follows' ? viewer : undefined, minwords, page), 'created_at');
+  }
+
+  switch (spec.id) {
+    case 'latest':
+      if (!viewer) return [range('created_at', [])];
+      return feedBundle(
+        ctx.db,
+        { pubkey: viewer, notes: 'follows', includeReplies: s.bool('include_replies', false), kinds: firstKind === undefined ? undefined : [firstKind], ...page },
+        viewer,
+      );
+    case 'global-trending':
+    case 'most-zapped': {
+      const field = spec.id === 'most-zapped' ? 'satszapped' : 'score';
+      const hours = clampHours(spec.hours, spec.id === 'most-zapped' ? 4 : 24);
+      return bundle(await rankedItems(ctx.db, ctx.now(), { field, hours, kind: firstKind ?? 1, ...page }), field);
+    }
+    case 'all-notes':
+      return bundle(await latestItems(ctx.db, { kind: firstKind ?? 1, ...page }), 'created_at');
+    case 'feed':
+      return feedBundle(
+        ctx.db,
+        {
+          pubkey: s.hex('pubkey'),
+          notes: readNotes(s, 'notes', 'authored'),
+          includeReplies: s.bool('include_replies', false),
+          kinds: firstKind === undefined ? undefined : [firstKind],
+          ...page,
+        },
+        viewer,
+      );
+    default:
+      // Unknown feeds still answer with data, so clients stop waiting (our decision over S §3.1).
+      return [range('created_at', [])];
+  }
+};
+
+export const feedCommands: [string, Command][] = [
+  ['feed', feed],
+  ['feed_2', feed],
+  ['mega_feed_directive', megaFeedDirective],
+];

@@ -1,0 +1,93 @@
+/** Profile commands (S §2.3, §3.3). */
+import type { Queryable } from '../../store/db.ts';
+import { isHex64, type Args } from '../args.ts';
+import { followerCounts, hiddenFor, profilesOf, replaceableOf, type CacheObject } from '../data.ts';
+import { K, synthetic } from '../enrich.ts';
+import type { Command } from '../registry.ts';
+
+const KIND_USER_PROFILE = 10000105;
+const KIND_FILTERING_REASON = 10000131;
+/** S §3.3: follows_count is capped like Primal's. */
+const MAX_FOLLOWS_COUNT = 5000;
+
+/** Kind 0s in request order, then USER_SCORES and USER_FOLLOWER_COUNTS for them. */
+export async function userInfos(db: Queryable, pubkeys: string[]): Promise<CacheObject[]> {
+  const profiles = await profilesOf(db, pubkeys);
+  const counts = await followerCounts(db, pubkeys);
+  const out: CacheObject[] = [];
+  const scores: Record<string, number> = {};
+  for (const pk of pubkeys) {
+    const prof = profiles.get(pk);
+    if (!prof) continue;
+    out.push(prof as unknown as CacheObject);
+    scores[pk] = counts.get(pk) ?? 0;
+  }
+  out.push(synthetic(K.USER_SCORES, scores), synthetic(K.FOLLOWER_COUNTS, scores));
+  return out;
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+async function profileStats(db: Queryable, pubkey: string): Promise<Record<string, unknown>> {
+  const [contacts, relays] = await Promise.all([
+    replaceableOf(db, 3, [pubkey]).then((m) => m.get(pubkey)),
+    replaceableOf(db, 10002, [pubkey]).then((m) => m.get(pubkey)),
+  ]);
+  const followed = new Set<string>();
+  for (const t of contacts?.tags ?? []) if (t[0] === 'p' && isHex64(t[1])) followed.add(t[1].toLowerCase());
+  const relayUrls = new Set<string>();
+  for (const t of relays?.tags ?? []) if (t[0] === 'r' && typeof t[1] === 'string' && t[1]) relayUrls.add(t[1].replace(/\/+$/, ''));
+
+  // One pass over the author's posts gives every count; reposts and articles are counted apart from notes.
+  const posts = await db.get<Record<string, unknown>>(
+    `SELECT
+       SUM(CASE WHEN kind NOT IN (6, 16, 30023) AND is_reply = 0 THEN 1 ELSE 0 END) AS note_count,
+       SUM(CASE WHEN kind NOT IN (6, 16, 30023) AND is_reply <> 0 THEN 1 ELSE 0 END) AS reply_count,
+       SUM(CASE WHEN has_media <> 0 THEN 1 ELSE 0 END) AS media_count,
+       MIN(created_at) AS time_joined
+     FROM posts WHERE pubkey = ?`,
+    [pubkey],
+  );
+  const articles = await db.get<{ n: unknown }>(
+    `SELECT COUNT(*) AS n FROM replaceable WHERE pubkey = ? AND kind = 30023`,
+    [pubkey],
+  );
+  const followers = await db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM follows WHERE follows = ?`, [pubkey]);
+  const zaps = await db.get<Record<string, unknown>>(
+    `SELECT COUNT(*) AS n, SUM(amount_sats) AS sats,
+       SUM(CASE WHEN target_event_id IS NOT NULL THEN 1 ELSE 0 END) AS content_n
+     FROM zaps WHERE receiver = ?`,
+    [pubkey],
+  );
+  return {
+    pubkey,
+    follows_count: Math.min(followed.size, MAX_FOLLOWS_COUNT),
+    followers_count: num(followers?.n),
+    note_count: num(posts?.note_count),
+    long_form_note_count: num(articles?.n),
+    reply_count: num(posts?.reply_count),
+    time_joined: posts?.time_joined == null ? null : num(posts.time_joined),
+    relay_count: relayUrls.size,
+    total_zap_count: num(zaps?.n),
+    total_satszapped: num(zaps?.sats),
+    media_count: num(posts?.media_count),
+    content_zap_count: num(zaps?.content_n),
+  };
+}
+
+const userProfile: Command = async (args: Args, { ctx }) => {
+  const pubkey = args.hex('pubkey');
+  const viewer = args.optHex('user_pubkey');
+  const out: CacheObject[] = [];
+  const prof = (await profilesOf(ctx.db, [pubkey])).get(pubkey);
+  if (prof) out.push(prof as unknown as CacheObject);
+  out.push(synthetic(KIND_USER_PROFILE, await profileStats(ctx.db, pubkey)));
+  const hidden = await hiddenFor(ctx.db, viewer);
+  if (hidden.pubkeys.has(pubkey)) out.push(synthetic(KIND_FILTERING_REASON, { action: 'block', pubkey: viewer }));
+  return out;
+};
+
+export const userCommands: [string, Command][] = [
+  ['user_infos', async (args, { ctx }) => userInfos(ctx.db, args.hexList('pubkeys'))],
+  ['user_profile', userProfile],
+];

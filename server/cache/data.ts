@@ -1,0 +1,255 @@
+/**
+ * Batched reads shared by the cache commands. Every lookup takes a whole set of keys and
+ * issues one `IN (...)` query per chunk, so a page of N posts costs a constant number of
+ * round trips rather than N.
+ */
+import type { NostrEvent } from '../context.ts';
+import type { Queryable, SqlValue } from '../store/db.ts';
+
+/** SQLite's variable limit is generous, PostgreSQL's is 65535; this stays far below both. */
+const CHUNK = 500;
+
+export type CacheObject = Record<string, unknown>;
+
+export function sqlMarks(n: number): string {
+  return new Array(n).fill('?').join(',');
+}
+
+/** Runs `query` over `keys` in chunks and concatenates the rows. */
+export async function inChunks<K extends SqlValue, R>(
+  keys: K[],
+  query: (chunk: K[], marks: string) => Promise<R[]>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const chunk = keys.slice(i, i + CHUNK);
+    out.push(...(await query(chunk, sqlMarks(chunk.length))));
+  }
+  return out;
+}
+
+interface EventRow {
+  id: string;
+  pubkey: string;
+  created_at: number | string;
+  kind: number | string;
+  tags: string;
+  content: string;
+  sig: string;
+}
+
+const EVENT_COLS = 'e.id, e.pubkey, e.created_at, e.kind, e.tags, e.content, e.sig';
+
+function toEvent(r: EventRow): NostrEvent {
+  let tags: string[][] = [];
+  try {
+    const parsed: unknown = JSON.parse(r.tags);
+    if (Array.isArray(parsed)) tags = parsed as string[][];
+  } catch {
+    // A corrupt tag column must not take a whole page down; the event still renders.
+  }
+  return {
+    id: r.id,
+    pubkey: r.pubkey,
+    created_at: Number(r.created_at),
+    kind: Number(r.kind),
+    tags,
+    content: r.content,
+    sig: r.sig,
+  };
+}
+
+export async function eventsByIds(db: Queryable, ids: Iterable<string>): Promise<Map<string, NostrEvent>> {
+  const rows = await inChunks([...new Set(ids)], (chunk, marks) =>
+    db.all<EventRow>(`SELECT ${EVENT_COLS} FROM events e WHERE e.id IN (${marks})`, chunk),
+  );
+  return new Map(rows.map((r) => [r.id, toEvent(r)]));
+}
+
+/**
+ * Who left a deletion for each of these ids or addresses. Stored events are never deleted
+ * (the importer removes what its author deletes), so this only matters for events we do
+ * not have; a tombstone counts only when it comes from the target's author.
+ */
+export async function tombstones(db: Queryable, targets: Iterable<string>): Promise<Map<string, Set<string>>> {
+  const rows = await inChunks([...new Set(targets)], (chunk, marks) =>
+    db.all<{ target: string; pubkey: string }>(`SELECT target, pubkey FROM tombstones WHERE target IN (${marks})`, chunk),
+  );
+  const out = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const set = out.get(r.target) ?? new Set<string>();
+    set.add(r.pubkey);
+    out.set(r.target, set);
+  }
+  return out;
+}
+
+/** Current replaceable events (d = '') of one kind, by author. */
+export async function replaceableOf(db: Queryable, kind: number, pubkeys: Iterable<string>): Promise<Map<string, NostrEvent>> {
+  const rows = await inChunks([...new Set(pubkeys)], (chunk, marks) =>
+    db.all<EventRow>(
+      `SELECT ${EVENT_COLS} FROM replaceable r JOIN events e ON e.id = r.event_id
+       WHERE r.kind = ? AND r.d = '' AND r.pubkey IN (${marks})`,
+      [kind, ...chunk],
+    ),
+  );
+  return new Map(rows.map((r) => [r.pubkey, toEvent(r)]));
+}
+
+export const profilesOf = (db: Queryable, pubkeys: Iterable<string>) => replaceableOf(db, 0, pubkeys);
+
+export interface Address {
+  kind: number;
+  pubkey: string;
+  d: string;
+}
+
+export const addressKey = (a: Address) => `${a.kind}:${a.pubkey}:${a.d}`;
+
+/** Resolves "kind:pubkey:d" addresses to their current events, keyed by the address string. */
+export async function eventsByAddress(db: Queryable, addrs: Address[]): Promise<Map<string, NostrEvent>> {
+  const wanted = new Set(addrs.map(addressKey));
+  const pubkeys = [...new Set(addrs.map((a) => a.pubkey))];
+  const kinds = [...new Set(addrs.map((a) => a.kind))];
+  if (!pubkeys.length) return new Map();
+  const rows = await inChunks(pubkeys, (chunk, marks) =>
+    db.all<EventRow & { d: string; rkind: number | string }>(
+      `SELECT ${EVENT_COLS}, r.d AS d, r.kind AS rkind FROM replaceable r JOIN events e ON e.id = r.event_id
+       WHERE r.pubkey IN (${marks}) AND r.kind IN (${sqlMarks(kinds.length)})`,
+      [...chunk, ...kinds],
+    ),
+  );
+  const out = new Map<string, NostrEvent>();
+  for (const r of rows) {
+    const key = `${Number(r.rkind)}:${r.pubkey}:${r.d}`;
+    if (wanted.has(key)) out.set(key, toEvent(r));
+  }
+  return out;
+}
+
+/** Followers per pubkey (everyone is trusted, so every follower counts). Missing keys mean 0. */
+export async function followerCounts(db: Queryable, pubkeys: Iterable<string>): Promise<Map<string, number>> {
+  const rows = await inChunks([...new Set(pubkeys)], (chunk, marks) =>
+    db.all<{ pubkey: string; n: number | string }>(
+      `SELECT follows AS pubkey, COUNT(*) AS n FROM follows WHERE follows IN (${marks}) GROUP BY follows`,
+      chunk,
+    ),
+  );
+  return new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
+}
+
+export interface StatsRow {
+  event_id: string;
+  likes: number;
+  replies: number;
+  mentions: number;
+  reposts: number;
+  zaps: number;
+  satszapped: number;
+  score: number;
+  score24h: number;
+}
+
+const STAT_FIELDS = ['likes', 'replies', 'mentions', 'reposts', 'zaps', 'satszapped', 'score', 'score24h'] as const;
+
+export async function statsByIds(db: Queryable, ids: Iterable<string>): Promise<Map<string, StatsRow>> {
+  const rows = await inChunks([...new Set(ids)], (chunk, marks) =>
+    db.all<Record<string, number | string>>(
+      `SELECT event_id, ${STAT_FIELDS.join(', ')} FROM event_stats WHERE event_id IN (${marks})`,
+      chunk,
+    ),
+  );
+  const out = new Map<string, StatsRow>();
+  for (const r of rows) {
+    const row = { event_id: String(r.event_id) } as StatsRow;
+    for (const f of STAT_FIELDS) row[f] = Number(r[f] ?? 0);
+    out.set(row.event_id, row);
+  }
+  return out;
+}
+
+export function emptyStats(eventId: string): StatsRow {
+  return { event_id: eventId, likes: 0, replies: 0, mentions: 0, reposts: 0, zaps: 0, satszapped: 0, score: 0, score24h: 0 };
+}
+
+export interface ActionsRow {
+  event_id: string;
+  liked: boolean;
+  replied: boolean;
+  reposted: boolean;
+  zapped: boolean;
+}
+
+export async function actionsOf(db: Queryable, viewer: string, ids: Iterable<string>): Promise<Map<string, ActionsRow>> {
+  const rows = await inChunks([...new Set(ids)], (chunk, marks) =>
+    db.all<Record<string, number | string>>(
+      `SELECT event_id, liked, replied, reposted, zapped FROM event_actions WHERE pubkey = ? AND event_id IN (${marks})`,
+      [viewer, ...chunk],
+    ),
+  );
+  return new Map(
+    rows.map((r) => [
+      String(r.event_id),
+      {
+        event_id: String(r.event_id),
+        liked: Number(r.liked) > 0,
+        replied: Number(r.replied) > 0,
+        reposted: Number(r.reposted) > 0,
+        zapped: Number(r.zapped) > 0,
+      },
+    ]),
+  );
+}
+
+export interface ZapRow {
+  receipt_id: string;
+  target_event_id: string;
+  sender: string;
+  receiver: string;
+  amount_sats: number;
+  created_at: number;
+}
+
+/** The `perEvent` biggest zaps of each event, biggest first. */
+export async function topZaps(db: Queryable, ids: Iterable<string>, perEvent = 5): Promise<ZapRow[]> {
+  const rows = await inChunks([...new Set(ids)], (chunk, marks) =>
+    db.all<Record<string, number | string>>(
+      `SELECT receipt_id, target_event_id, sender, receiver, amount_sats, created_at FROM (
+         SELECT z.*, ROW_NUMBER() OVER (PARTITION BY target_event_id ORDER BY amount_sats DESC, created_at ASC, receipt_id ASC) AS rn
+         FROM zaps z WHERE target_event_id IN (${marks})) t
+       WHERE rn <= ? ORDER BY target_event_id, amount_sats DESC, created_at ASC`,
+      [...chunk, perEvent],
+    ),
+  );
+  return rows.map((r) => ({
+    receipt_id: String(r.receipt_id),
+    target_event_id: String(r.target_event_id),
+    sender: String(r.sender),
+    receiver: String(r.receiver),
+    amount_sats: Number(r.amount_sats),
+    created_at: Number(r.created_at),
+  }));
+}
+
+export interface Hidden {
+  pubkeys: Set<string>;
+  ids: Set<string>;
+}
+
+/** What the viewer's own public mute list (kind 10000) hides. */
+export async function hiddenFor(db: Queryable, viewer: string | undefined): Promise<Hidden> {
+  const hidden: Hidden = { pubkeys: new Set(), ids: new Set() };
+  if (!viewer) return hidden;
+  const mute = (await replaceableOf(db, 10000, [viewer])).get(viewer);
+  for (const t of mute?.tags ?? []) {
+    if (t[0] === 'p' && typeof t[1] === 'string') hidden.pubkeys.add(t[1]);
+    if (t[0] === 'e' && typeof t[1] === 'string') hidden.ids.add(t[1]);
+  }
+  return hidden;
+}
+
+/** Whitespace-separated words, as the reads pipeline counts them. */
+export function wordCount(text: string): number {
+  const m = text.match(/\S+/g);
+  return m ? m.length : 0;
+}

@@ -1,0 +1,98 @@
+/**
+ * Wire format of the cache socket (S §1): parsing client frames and writing replies in
+ * plain or zlib mode.
+ */
+import { deflateSync } from 'node:zlib';
+import type WebSocket from 'ws';
+import type { CacheObject } from './data.ts';
+
+export const MAX_FRAME_BYTES = 512 * 1024;
+const MAX_SUBID_LENGTH = 256;
+
+export type Filter = Record<string, unknown>;
+
+export type ClientMessage =
+  | { type: 'req'; subid: string; filters: Filter[] }
+  | { type: 'close'; subid: string }
+  /** Refused input; `subid` is set when the frame named one, so the reply can end with EOSE. */
+  | { type: 'bad'; subid?: string; reason: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export function parseClientMessage(text: string): ClientMessage {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return { type: 'bad', reason: 'invalid JSON' };
+  }
+  if (!Array.isArray(msg) || typeof msg[0] !== 'string') return { type: 'bad', reason: 'invalid message: expected a JSON array' };
+  const subidOk = typeof msg[1] === 'string' && msg[1].length <= MAX_SUBID_LENGTH;
+  const subid = subidOk ? (msg[1] as string) : undefined;
+  switch (msg[0]) {
+    case 'REQ': {
+      if (!subid) return { type: 'bad', reason: 'invalid subscription id' };
+      if (msg.length < 3) return { type: 'bad', subid, reason: 'invalid request: missing filter' };
+      const filters = msg.slice(2);
+      if (!filters.every(isObject)) return { type: 'bad', subid, reason: 'invalid request: filters must be objects' };
+      return { type: 'req', subid, filters };
+    }
+    case 'CLOSE':
+      // Any third element (clients repeat their cache request there) is ignored.
+      if (!subid) return { type: 'bad', reason: 'invalid subscription id' };
+      return { type: 'close', subid };
+    default:
+      return { type: 'bad', subid, reason: 'unknown api request' };
+  }
+}
+
+/** A validated `{"cache": [command, kwargs]}` filter, or the reason it is not one. */
+export function parseCacheFilter(filter: Filter): { command: string; kwargs: Record<string, unknown> } | { error: string } {
+  const cache = filter.cache;
+  if (!Array.isArray(cache) || typeof cache[0] !== 'string') {
+    return { error: 'invalid request: cache must be [command, {kwargs}]' };
+  }
+  const kwargs = cache[1] ?? {};
+  if (!isObject(kwargs)) return { error: 'invalid request: kwargs must be an object' };
+  return { command: cache[0], kwargs };
+}
+
+/** Writes frames to one socket. Callers serialise whole replies, so frames never interleave. */
+export class Writer {
+  compress = false;
+
+  constructor(private readonly ws: WebSocket) {}
+
+  private send(data: string | Buffer, binary = false): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    try {
+      this.ws.send(data, { binary });
+    } catch {
+      // The peer went away between the check and the write; nothing left to tell it.
+    }
+  }
+
+  /** One command's reply: the objects, then EOSE (S §1.2, §1.3). */
+  reply(subid: string, objects: CacheObject[]): void {
+    if (this.compress) {
+      this.send(deflateSync(Buffer.from(JSON.stringify(['EVENTS', subid, objects]))), true);
+    } else {
+      for (const obj of objects) this.send(JSON.stringify(['EVENT', subid, obj]));
+    }
+    this.eose(subid);
+  }
+
+  eose(subid: string): void {
+    this.send(JSON.stringify(['EOSE', subid]));
+  }
+
+  /** NOTICEs stay text in every mode; an unnamed one carries "" where the subid would go. */
+  notice(subid: string | undefined, reason: string): void {
+    this.send(JSON.stringify(['NOTICE', subid ?? '', reason]));
+  }
+
+  /** Live pushes stay text in every mode. */
+  push(subid: string, obj: CacheObject): void {
+    this.send(JSON.stringify(['EVENT', subid, obj]));
+  }
+}

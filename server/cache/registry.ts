@@ -1,0 +1,40 @@
+/**
+ * The table of cache commands. Each command module contributes its handlers here; the
+ * connection looks names up and never knows what a command does.
+ */
+import type { ServerContext } from '../context.ts';
+import type { Args } from './args.ts';
+import type { CacheObject } from './data.ts';
+import { feedCommands } from './commands/feeds.ts';
+import { listCommands } from './commands/lists.ts';
+import { scoredCommands } from './commands/scored.ts';
+import { settingsCommands } from './commands/settings.ts';
+import { threadCommands } from './commands/thread.ts';
+import { userCommands } from './commands/users.ts';
+
+/** What a command may know about the connection it runs on. */
+export interface ConnectionInfo {
+  /** The first valid user_pubkey this connection sent (S §1.1). */
+  userPubkey?: string;
+  /** Local port the socket arrived on, for self-referencing URLs when the config says port 0. */
+  localPort?: number;
+}
+
+export interface CommandEnv {
+  ctx: ServerContext;
+  conn: ConnectionInfo;
+}
+
+export type Command = (args: Args, env: CommandEnv) => Promise<CacheObject[]>;
+
+export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  ...settingsCommands,
+  ...userCommands,
+  ...feedCommands,
+  ...scoredCommands,
+  ...threadCommands,
+  ...listCommands,
+]);
+
+/** Commands whose overrun is reported as a partial page rather than an error (S §1.2). */
+export const PARTIAL_ON_TIMEOUT = new Set(['feed', 'get_notifications']);

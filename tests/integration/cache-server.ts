@@ -1,0 +1,46 @@
+/** Starts the real server on a free port with a temp data dir and the fixture network imported. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../server/app.ts';
+import { readConfig } from '../../server/config.ts';
+import type { ServerContext } from '../../server/context.ts';
+import { CacheClient } from './cache-client.ts';
+import { buildNetwork, type Network } from './cache-fixtures.ts';
+
+export interface CacheTestServer {
+  port: number;
+  wsUrl: string;
+  ctx: ServerContext;
+  net: Network;
+  connect(): Promise<CacheClient>;
+  stop(): Promise<void>;
+}
+
+export async function startCacheServer(): Promise<CacheTestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'strucc-cache-'));
+  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0' });
+  const server = await startServer(config, {});
+  const wsUrl = `ws://127.0.0.1:${server.port}/v1`;
+  const net = buildNetwork(server.ctx.now());
+  const results = await server.ctx.importer.importEvents(net.all);
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length) throw new Error(`fixture import failed: ${JSON.stringify(failed)}`);
+  const clients: CacheClient[] = [];
+  return {
+    port: server.port,
+    wsUrl,
+    ctx: server.ctx,
+    net,
+    async connect() {
+      const c = await CacheClient.connect(wsUrl);
+      clients.push(c);
+      return c;
+    },
+    async stop() {
+      for (const c of clients) await c.close().catch(() => undefined);
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
