@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
-import { SCHEMA } from './schema.ts';
+import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 
 // BIGINT columns hold unix times and sat amounts, far below 2^53: read them as numbers
 // so both backends hand the same row shapes to the code above the seam.
@@ -37,7 +37,11 @@ function bind(client: pg.Pool | pg.PoolClient): Queryable {
 /** The store for deployments that outgrow one machine's SQLite file. */
 export async function openPostgres(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 8 });
+  await pool.query(SCHEMA_VERSION_TABLE);
+  const version = await pool.query('SELECT version FROM schema_version WHERE id = $1', [1]);
+  checkSchemaVersion(version.rows[0]?.version);
   for (const stmt of SCHEMA) await pool.query(stmt);
+  await pool.query('INSERT INTO schema_version (id, version) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [1, SCHEMA_VERSION]);
   const q = bind(pool);
 
   // Same contract as the SQLite store: transactions do not overlap each other.

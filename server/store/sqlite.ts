@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
-import { SCHEMA } from './schema.ts';
+import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 
 /** The embedded default store: one SQLite file in WAL mode. */
 export function openSqlite(file: string): Database {
@@ -12,7 +12,11 @@ export function openSqlite(file: string): Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   db.pragma('cache_size = -65536');
+  db.exec(SCHEMA_VERSION_TABLE);
+  const version = db.prepare('SELECT version FROM schema_version WHERE id = ?').get(1) as { version: number } | undefined;
+  checkSchemaVersion(version?.version);
   for (const stmt of SCHEMA) db.exec(stmt);
+  db.prepare('INSERT INTO schema_version (id, version) VALUES (?, ?) ON CONFLICT (id) DO NOTHING').run(1, SCHEMA_VERSION);
 
   // Prepared statements are cached by their text: the same few hundred queries run millions of times.
   const cache = new Map<string, BetterSqlite3.Statement>();

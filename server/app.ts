@@ -1,0 +1,158 @@
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { handleCacheConnection } from './cache/connection.ts';
+import type { ServerConfig, ServerContext, ServerStats } from './context.ts';
+import { createHttpHandler } from './http/handler.ts';
+import { createImporter } from './ingest/importer.ts';
+import { expireScores } from './ingest/scores.ts';
+import { startUpstream, type Upstream } from './ingest/upstream.ts';
+import { initVerifier } from './ingest/verify.ts';
+import { handleRelayConnection } from './relay/nip01.ts';
+import { openSqlite } from './store/sqlite.ts';
+
+/** Far above the relay's 512 KB rule, so an oversized frame reaches the handler and gets a NOTICE instead of a silent close. */
+const MAX_WS_PAYLOAD = 4 * 1024 * 1024;
+const SCORE_EXPIRY_INTERVAL_MS = 60_000;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  ctx: ServerContext;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Unix seconds; tests freeze or shift time with it. */
+  now?: () => number;
+}
+
+/** Opens the store, wires HTTP, the cache socket (/v1) and the relay socket (/relay), listens, then seeds the demo network. */
+export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
+  const db = openSqlite(join(config.dataDir, 'strucc.sqlite'));
+  await initVerifier();
+  const live = new EventEmitter();
+  // Every relay and cache connection may listen; the default cap of 10 would only produce warnings.
+  live.setMaxListeners(0);
+  const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+  const stats: ServerStats = { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0 };
+  const ctx: ServerContext = {
+    config,
+    db,
+    live,
+    stats,
+    now,
+    importer: createImporter({ db, live, now }),
+  };
+
+  const http = createServer(createHttpHandler(ctx));
+  const sockets = new Set<Duplex>();
+  http.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  http.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  const wssOptions = { noServer: true, maxPayload: MAX_WS_PAYLOAD, perMessageDeflate: false };
+  const cacheWss = new WebSocketServer(wssOptions);
+  const relayWss = new WebSocketServer(wssOptions);
+  const routes = new Map<string, { wss: WebSocketServer; handle: (ws: WebSocket, ctx: ServerContext) => void }>([
+    ['/v1', { wss: cacheWss, handle: handleCacheConnection }],
+    ['/relay', { wss: relayWss, handle: handleRelayConnection }],
+  ]);
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
+    } catch {
+      socket.destroy();
+      return;
+    }
+    const route = routes.get(pathname);
+    if (!route) {
+      socket.destroy();
+      return;
+    }
+    route.wss.handleUpgrade(req, socket, head, (ws) => {
+      try {
+        route.handle(ws, ctx);
+      } catch (err) {
+        if (config.verbose) console.error('Kapcsolatkezelési hiba:', err);
+        ws.terminate();
+      }
+    });
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(config.port, config.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const port = (http.address() as AddressInfo).port;
+  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${hostForUrl}:${port}`;
+
+  let expiring = false;
+  const timer = setInterval(() => {
+    if (expiring) return;
+    expiring = true;
+    expireScores(db, ctx.now())
+      .catch((err: unknown) => {
+        if (config.verbose) console.error('score24h lejárati hiba:', err);
+      })
+      .finally(() => {
+        expiring = false;
+      });
+  }, SCORE_EXPIRY_INTERVAL_MS);
+  timer.unref();
+
+  let upstream: Upstream | null = null;
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      clearInterval(timer);
+      await upstream?.close();
+      for (const wss of [cacheWss, relayWss]) {
+        for (const client of wss.clients) client.terminate();
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+      }
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      await db.close();
+    })();
+    return closing;
+  };
+
+  try {
+    if (config.demo) {
+      if (config.verbose) console.log('Demó hálózat ellenőrzése…');
+      // Loaded only when wanted: the demo generator is large and most test servers run without it.
+      const { seedDemoIfEmpty } = await import('./demo/seed.ts');
+      await seedDemoIfEmpty(ctx);
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  // Anything already past its 24 h window (e.g. after a restart) is taken back at once.
+  await expireScores(db, ctx.now());
+  if (config.upstreamRelays.length > 0) upstream = startUpstream(ctx, config.upstreamRelays);
+  return { url, port, ctx, close };
+}

@@ -1,0 +1,163 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerContext } from '../context.ts';
+import { createStaticServer } from './static.ts';
+
+export const APP_NAME = 'strucc';
+export const APP_VERSION = '2.0.11';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+const NIP05_NAME = /^[a-z0-9._-]{1,64}$/;
+
+/** NIP-05: pubkeys whose current profile claims name@nip05Domain. */
+async function nostrJson(ctx: ServerContext, url: URL, res: ServerResponse): Promise<void> {
+  const cors = { 'Access-Control-Allow-Origin': '*' };
+  const name = (url.searchParams.get('name') ?? '').trim().toLowerCase();
+  if (!NIP05_NAME.test(name)) return json(res, 200, { names: {} }, cors);
+  const domain = ctx.config.nip05Domain.toLowerCase();
+  const wanted = new Set([`${name}@${domain}`, ...(name === '_' ? [domain] : [])]);
+  // LIKE narrows the scan; the JSON check below decides (LIKE's _ is a wildcard, and content is free text).
+  const rows = await ctx.db.all<{ pubkey: string; content: string }>(
+    `SELECT e.pubkey, e.content FROM replaceable r JOIN events e ON e.id = r.event_id
+     WHERE r.kind = 0 AND lower(e.content) LIKE ? ORDER BY e.created_at ASC`,
+    [`%@${domain}%`],
+  );
+  for (const row of rows) {
+    let nip05: unknown;
+    try {
+      nip05 = (JSON.parse(row.content) as { nip05?: unknown }).nip05;
+    } catch {
+      continue;
+    }
+    if (typeof nip05 === 'string' && wanted.has(nip05.trim().toLowerCase())) {
+      return json(res, 200, { names: { [name]: row.pubkey } }, cors);
+    }
+  }
+  json(res, 200, { names: {} }, cors);
+}
+
+const SIZES = new Set(['s', 'm', 'l', 'o']);
+
+/** The client's image proxy URL: demo media is drawn locally, anything else is sent to its origin. */
+async function mediaCache(ctx: ServerContext, url: URL, res: ServerResponse): Promise<void> {
+  const u = url.searchParams.get('u');
+  let target: URL;
+  try {
+    if (!u) throw new Error('missing');
+    target = new URL(u);
+  } catch {
+    return text(res, 400, 'Hibás vagy hiányzó u paraméter');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return text(res, 400, 'Csak http(s) URL adható meg');
+  const s = url.searchParams.get('s') ?? 'o';
+  const size = (SIZES.has(s) ? s : 'o') as 's' | 'm' | 'l' | 'o';
+  if (target.hostname.toLowerCase() === ctx.config.mediaDomain.toLowerCase()) {
+    // The demo renderer is loaded on first use only; servers without demo media never pay for it.
+    const { renderDemoMedia } = await import('../demo/media.ts');
+    const media = renderDemoMedia(target.pathname, size);
+    if (!media) return text(res, 404, 'Nem található');
+    res.writeHead(200, {
+      'Content-Type': media.contentType,
+      'Content-Length': Buffer.byteLength(media.body),
+      // Demo media is a pure function of its URL.
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Access-Control-Allow-Origin': '*',
+    });
+    res.end(media.body);
+    return;
+  }
+  res.writeHead(302, { Location: target.href, 'Cache-Control': 'no-store' });
+  res.end();
+}
+
+async function status(ctx: ServerContext, res: ServerResponse): Promise<void> {
+  const row = await ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events');
+  json(res, 200, {
+    cacheConnections: ctx.stats.cacheConnections,
+    cacheConnectionsTotal: ctx.stats.cacheConnectionsTotal,
+    relayConnections: ctx.stats.relayConnections,
+    relayConnectionsTotal: ctx.stats.relayConnectionsTotal,
+    events: Number(row?.n ?? 0),
+  });
+}
+
+/** NIP-11 document, asked for with Accept: application/nostr+json on the relay URL. */
+function relayInfo(res: ServerResponse): void {
+  json(
+    res,
+    200,
+    {
+      name: 'Strucc',
+      description: 'A Strucc gyorsítótár-szerver relé felülete',
+      software: 'strucc',
+      version: APP_VERSION,
+      supported_nips: [1, 9, 11, 45],
+      limitation: { max_message_length: 512 * 1024, max_subscriptions: 200, max_limit: 1000, default_limit: 500 },
+    },
+    { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/nostr+json' },
+  );
+}
+
+/** The one HTTP handler: API and NIP-05/media endpoints first, then the built client. */
+export function createHttpHandler(ctx: ServerContext): Handler {
+  const statics = createStaticServer(ctx.config.distDir);
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') {
+      res.writeHead(204, {
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+        'Access-Control-Allow-Headers': '*',
+      });
+      res.end();
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      if (path.startsWith('/api/')) return json(res, 405, { error: 'method not allowed' });
+      return text(res, 405, 'Nem támogatott metódus');
+    }
+    if (path === '/.well-known/nostr.json') return nostrJson(ctx, url, res);
+    if (path === '/media-cache') return mediaCache(ctx, url, res);
+    if (path === '/api/status') return status(ctx, res);
+    if (path === '/api/info') {
+      return json(res, 200, { name: APP_NAME, version: APP_VERSION, nip05Domain: ctx.config.nip05Domain, mediaDomain: ctx.config.mediaDomain });
+    }
+    if (path === '/api' || path.startsWith('/api/')) return json(res, 404, { error: 'not found' });
+    if (path === '/relay' && String(req.headers.accept ?? '').includes('application/nostr+json')) return relayInfo(res);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return text(res, 400, 'Hibás URL');
+    }
+    if (decoded.includes('\0')) return text(res, 400, 'Hibás URL');
+    statics.serve(req, res, decoded);
+  }
+
+  return (req, res) => {
+    route(req, res).catch((err: unknown) => {
+      if (ctx.config.verbose) console.error('HTTP hiba:', err);
+      if (!res.headersSent) json(res, 500, { error: 'internal error' });
+      else res.destroy();
+    });
+  };
+}

@@ -1,0 +1,216 @@
+import type { NostrEvent } from '../context.ts';
+import type { Queryable } from '../store/db.ts';
+import { applyDeletion, isTombstoned } from './delete.ts';
+import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
+import { hasMedia, quotedRefs, replyInfo, type Ref } from './replies.ts';
+import { recordAction } from './scores.ts';
+import { isHex64 } from './verify.ts';
+import { parseZapReceipt } from './zaps.ts';
+
+export interface ApplyOutcome {
+  ok: boolean;
+  reason: string;
+  /** Newly stored and the current version, so readers and live subscribers should see it. */
+  visible: boolean;
+  /** Ids this event deleted (the importer drops them from its dedupe cache). */
+  deleted: string[];
+}
+
+const MAX_TAG_VALUE = 1024;
+
+/**
+ * Stores one event that passed the stateless checks and updates every derived table.
+ * Runs inside the batch transaction; throws only on database failure.
+ */
+export async function applyEvent(tx: Queryable, event: NostrEvent, now: number): Promise<ApplyOutcome> {
+  if (await isTombstoned(tx, event)) return { ok: false, reason: 'blocked: deleted', visible: false, deleted: [] };
+  if (await tx.get('SELECT 1 AS x FROM events WHERE id = ?', [event.id])) {
+    return { ok: true, reason: 'duplicate: already have this event', visible: false, deleted: [] };
+  }
+  await tx.run('INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+    event.id,
+    event.pubkey,
+    event.created_at,
+    event.kind,
+    JSON.stringify(event.tags),
+    event.content,
+    event.sig,
+    now,
+  ]);
+
+  let replaced: string | null = null;
+  if (hasPointer(event.kind)) {
+    const d = pointerD(event.kind, event.tags);
+    const current = await tx.get<{ event_id: string; created_at: number }>(
+      'SELECT event_id, created_at FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?',
+      [event.pubkey, event.kind, d],
+    );
+    // Newest wins; on a tie the lowest id, for every kind (NIP-01; our decision over Primal's last-import-wins).
+    const wins = !current || event.created_at > current.created_at || (event.created_at === current.created_at && event.id < current.event_id);
+    if (!wins) return { ok: true, reason: '', visible: false, deleted: [] };
+    await tx.run(
+      `INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (pubkey, kind, d) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at`,
+      [event.pubkey, event.kind, d, event.id, event.created_at],
+    );
+    if (current) {
+      replaced = current.event_id;
+      await tx.run('DELETE FROM event_tags WHERE event_id = ?', [replaced]);
+    }
+  }
+
+  for (const tag of event.tags) {
+    const [name, value] = tag;
+    if (name.length === 1 && typeof value === 'string' && value.length <= MAX_TAG_VALUE) {
+      await tx.run('INSERT INTO event_tags (event_id, name, value, kind, created_at) VALUES (?, ?, ?, ?, ?)', [
+        event.id,
+        name,
+        value,
+        event.kind,
+        event.created_at,
+      ]);
+    }
+  }
+
+  let deleted: string[] = [];
+  if (event.kind === 5) deleted = await applyDeletion(tx, event);
+  else if (event.kind === 3) await applyFollows(tx, event);
+  else if (event.kind === 7) await applyReaction(tx, event, now);
+  else if (event.kind === 9735) await applyZap(tx, event, now);
+  if (POST_KINDS.has(event.kind)) await applyPost(tx, event, now, replaced);
+  // Actions that arrived first left a placeholder row; a target that is not a post gets no stats.
+  else await tx.run('DELETE FROM event_stats WHERE event_id = ?', [event.id]);
+  return { ok: true, reason: '', visible: true, deleted };
+}
+
+/** The current event id behind a ref, or null when an address has no known version yet. */
+export async function resolveRef(tx: Queryable, ref: Ref): Promise<string | null> {
+  if (ref.type === 'e') return ref.value;
+  const addr = parseAddress(ref.value);
+  if (!addr) return null;
+  const row = await tx.get<{ event_id: string }>('SELECT event_id FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?', [
+    addr.pubkey,
+    addr.kind,
+    addr.d,
+  ]);
+  return row?.event_id ?? null;
+}
+
+/** Whether counters on `id` make sense: unknown targets may still arrive, stored non-posts never get stats. */
+async function countable(tx: Queryable, id: string): Promise<boolean> {
+  const row = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [id]);
+  return !row || POST_KINDS.has(row.kind);
+}
+
+async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced: string | null): Promise<void> {
+  if (replaced) await carryOver(tx, replaced, event.id);
+  const reply = REPLY_KINDS.has(event.kind) ? replyInfo(event) : null;
+  const parent = reply ? ((await resolveRef(tx, reply.parent)) ?? reply.parent.value) : null;
+  const root = reply ? ((await resolveRef(tx, reply.root)) ?? reply.root.value) : null;
+  await tx.run(
+    `INSERT INTO posts (event_id, pubkey, created_at, kind, is_reply, parent_id, root_id, has_media) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (event_id) DO NOTHING`,
+    [event.id, event.pubkey, event.created_at, event.kind, reply ? 1 : 0, parent, root, hasMedia(event) ? 1 : 0],
+  );
+  // Counters may already hold actions that arrived before this event: keep them, fill in who and when.
+  await tx.run(
+    `INSERT INTO event_stats (event_id, author, created_at, kind) VALUES (?, ?, ?, ?)
+     ON CONFLICT (event_id) DO UPDATE SET author = excluded.author, created_at = excluded.created_at, kind = excluded.kind`,
+    [event.id, event.pubkey, event.created_at, event.kind],
+  );
+
+  if (event.kind === 6) {
+    const first = event.tags.find((t) => t[0] === 'e' && isHex64(t[1]));
+    if (first && first[1] !== event.id && (await countable(tx, first[1]))) await recordAction(tx, now, first[1], event, 'repost');
+    return;
+  }
+  if (parent && isHex64(parent) && parent !== event.id && (await countable(tx, parent))) {
+    await recordAction(tx, now, parent, event, 'reply');
+  }
+  if (event.kind === 1) {
+    for (const ref of quotedRefs(event, reply)) {
+      const target = await resolveRef(tx, ref);
+      if (target && target !== event.id && target !== parent && (await countable(tx, target))) {
+        await recordAction(tx, now, target, event, 'quote');
+      }
+    }
+  }
+}
+
+/**
+ * A new version of an addressable post (an edited article) inherits the old version's
+ * engagement, so counters, scores, viewer flags and zaps follow the address.
+ */
+async function carryOver(tx: Queryable, oldId: string, newId: string): Promise<void> {
+  const old = await tx.get<Record<string, number>>(
+    'SELECT likes, replies, mentions, reposts, zaps, satszapped, score, score24h FROM event_stats WHERE event_id = ?',
+    [oldId],
+  );
+  if (old) {
+    const cols = ['likes', 'replies', 'mentions', 'reposts', 'zaps', 'satszapped', 'score', 'score24h'];
+    await tx.run(
+      `INSERT INTO event_stats (event_id, author, created_at, kind, ${cols.join(', ')}) VALUES (?, '', 0, 0, ${cols.map(() => '?').join(', ')})
+       ON CONFLICT (event_id) DO UPDATE SET ${cols.map((c) => `${c} = event_stats.${c} + excluded.${c}`).join(', ')}`,
+      [newId, ...cols.map((c) => Number(old[c]))],
+    );
+    await tx.run('DELETE FROM event_stats WHERE event_id = ?', [oldId]);
+  }
+  await tx.run(
+    'DELETE FROM event_action_refs WHERE event_id = ? AND ref_event_id IN (SELECT ref_event_id FROM event_action_refs WHERE event_id = ?)',
+    [oldId, newId],
+  );
+  await tx.run('UPDATE event_action_refs SET event_id = ? WHERE event_id = ?', [newId, oldId]);
+  await tx.run('DELETE FROM event_actions WHERE event_id = ? AND pubkey IN (SELECT pubkey FROM event_actions WHERE event_id = ?)', [
+    oldId,
+    newId,
+  ]);
+  await tx.run('UPDATE event_actions SET event_id = ? WHERE event_id = ?', [newId, oldId]);
+  await tx.run('UPDATE score_expiry SET event_id = ? WHERE event_id = ?', [newId, oldId]);
+  await tx.run('UPDATE zaps SET target_event_id = ? WHERE target_event_id = ?', [newId, oldId]);
+  await tx.run('DELETE FROM posts WHERE event_id = ?', [oldId]);
+}
+
+async function applyReaction(tx: Queryable, event: NostrEvent, now: number): Promise<void> {
+  // Every reaction but "-" is a like (our decision; Primal counts only +, empty, 🤙 and ❤).
+  if (event.content.trim() === '-') return;
+  // NIP-25: the last e tag is the reacted-to event; earlier ones are thread context.
+  let ref: Ref | null = null;
+  for (const t of event.tags) if (t[0] === 'e' && isHex64(t[1])) ref = { type: 'e', value: t[1] };
+  if (!ref) {
+    const a = event.tags.find((t) => t[0] === 'a' && typeof t[1] === 'string' && parseAddress(t[1]));
+    if (a) ref = { type: 'a', value: a[1] };
+  }
+  const target = ref ? await resolveRef(tx, ref) : null;
+  if (target && (await countable(tx, target))) await recordAction(tx, now, target, event, 'like');
+}
+
+async function applyZap(tx: Queryable, event: NostrEvent, now: number): Promise<void> {
+  const zap = parseZapReceipt(event);
+  if (typeof zap === 'string') return;
+  if (zap.target) {
+    const target = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [zap.target]);
+    if (!target || !ZAPPABLE_KINDS.has(target.kind)) return;
+  }
+  await tx.run(
+    `INSERT INTO zaps (receipt_id, target_event_id, sender, receiver, amount_sats, created_at, message) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (receipt_id) DO NOTHING`,
+    [zap.receiptId, zap.target, zap.sender, zap.receiver, zap.amountSats, zap.createdAt, zap.message],
+  );
+  if (zap.target) {
+    // The zapper is the zap request's author, not the lightning service that signed the receipt.
+    await recordAction(tx, now, zap.target, { ...event, pubkey: zap.sender }, 'zap', zap.amountSats);
+  }
+}
+
+/** Diffs the follow graph against the author's new current contact list. */
+async function applyFollows(tx: Queryable, event: NostrEvent): Promise<void> {
+  const next = new Set<string>();
+  for (const t of event.tags) if (t[0] === 'p' && isHex64(t[1])) next.add(t[1]);
+  const rows = await tx.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ?', [event.pubkey]);
+  const before = new Set(rows.map((r) => r.follows));
+  for (const pk of before) if (!next.has(pk)) await tx.run('DELETE FROM follows WHERE pubkey = ? AND follows = ?', [event.pubkey, pk]);
+  for (const pk of next) {
+    if (!before.has(pk)) await tx.run('INSERT INTO follows (pubkey, follows) VALUES (?, ?) ON CONFLICT DO NOTHING', [event.pubkey, pk]);
+  }
+}
+

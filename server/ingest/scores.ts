@@ -1,0 +1,160 @@
+import type { NostrEvent } from '../context.ts';
+import type { Database, Queryable } from '../store/db.ts';
+
+export type Action = 'like' | 'reply' | 'repost' | 'quote' | 'zap';
+
+/** event_stats counter each action moves. */
+const COUNTER: Record<Action, 'likes' | 'replies' | 'reposts' | 'zaps'> = {
+  like: 'likes',
+  reply: 'replies',
+  repost: 'reposts',
+  quote: 'reposts',
+  zap: 'zaps',
+};
+
+/** Per-viewer flag each action sets in event_actions (10000115); a quote is not a repost button press. */
+const FLAG: Partial<Record<Action, 'liked' | 'replied' | 'reposted' | 'zapped'>> = {
+  like: 'liked',
+  reply: 'replied',
+  repost: 'reposted',
+  zap: 'zapped',
+};
+
+/** Actions that count as the same "kind" for the first-action-only score rule. */
+const SCORE_GROUP: Record<Action, Action[]> = {
+  like: ['like'],
+  reply: ['reply'],
+  repost: ['repost', 'quote'],
+  quote: ['repost', 'quote'],
+  zap: ['zap'],
+};
+
+export const DAY = 86_400;
+
+/** Weight of an action (S §4.3): like 1, repost or quote 7, zap 5, reply 1/5/10 by length. */
+export function actionWeight(action: Action, content = ''): number {
+  switch (action) {
+    case 'like':
+      return 1;
+    case 'repost':
+    case 'quote':
+      return 7;
+    case 'zap':
+      return 5;
+    case 'reply': {
+      const length = [...content].length;
+      return length <= 20 ? 1 : length <= 100 ? 5 : 10;
+    }
+  }
+}
+
+/** Stored score units: trunc(1e10 × weight / 91), so scores look like Primal's numbers. */
+export function scoreUnits(weight: number): number {
+  return Math.trunc((1e10 * weight) / 91);
+}
+
+/**
+ * Records that `actor` acted on `target` and moves every derived number: the counter,
+ * score and score24h (first action of its kind per actor only, S §4.3), the expiry of
+ * the 24 h increment, the viewer flag and the action ref. The stats row is created on
+ * demand so an action that arrives before its target still counts once the target comes.
+ */
+export async function recordAction(
+  tx: Queryable,
+  now: number,
+  target: string,
+  actor: NostrEvent,
+  action: Action,
+  sats = 0,
+): Promise<void> {
+  const exists = await tx.get('SELECT 1 AS x FROM event_action_refs WHERE event_id = ? AND ref_event_id = ?', [target, actor.id]);
+  if (exists) return;
+  const group = SCORE_GROUP[action];
+  const earlier = await tx.get(
+    `SELECT 1 AS x FROM event_action_refs WHERE event_id = ? AND ref_pubkey = ? AND action IN (${group.map(() => '?').join(', ')})`,
+    [target, actor.pubkey, ...group],
+  );
+  const score = earlier ? 0 : scoreUnits(actionWeight(action, actor.content));
+  const age = now - actor.created_at;
+  const score24h = score > 0 && age < DAY ? score : 0;
+
+  await tx.run(
+    `INSERT INTO event_action_refs (event_id, ref_event_id, ref_pubkey, ref_kind, ref_created_at, action, score)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [target, actor.id, actor.pubkey, actor.kind, actor.created_at, action, score],
+  );
+  const counter = COUNTER[action];
+  await tx.run(
+    `INSERT INTO event_stats (event_id, author, created_at, kind, ${counter}, satszapped, score, score24h)
+     VALUES (?, '', 0, 0, 1, ?, ?, ?)
+     ON CONFLICT (event_id) DO UPDATE SET ${counter} = event_stats.${counter} + 1,
+       satszapped = event_stats.satszapped + ?, score = event_stats.score + ?, score24h = event_stats.score24h + ?`,
+    [target, sats, score, score24h, sats, score, score24h],
+  );
+  if (score24h > 0) {
+    await tx.run('INSERT INTO score_expiry (event_id, ref_event_id, change, expire_at) VALUES (?, ?, ?, ?)', [
+      target,
+      actor.id,
+      score24h,
+      actor.created_at + DAY,
+    ]);
+  }
+  const flag = FLAG[action];
+  if (flag) {
+    await tx.run(
+      `INSERT INTO event_actions (event_id, pubkey, ${flag}) VALUES (?, ?, 1)
+       ON CONFLICT (event_id, pubkey) DO UPDATE SET ${flag} = 1`,
+      [target, actor.pubkey],
+    );
+  }
+}
+
+interface RefRow {
+  event_id: string;
+  ref_pubkey: string;
+  action: Action;
+  score: number;
+}
+
+/** Takes back everything recordAction did for the acting event `refId` (used when it is deleted). */
+export async function undoActionsOf(tx: Queryable, refId: string): Promise<void> {
+  const refs = await tx.all<RefRow>('SELECT event_id, ref_pubkey, action, score FROM event_action_refs WHERE ref_event_id = ?', [refId]);
+  for (const ref of refs) {
+    const counter = COUNTER[ref.action];
+    if (!counter) continue;
+    const zap =
+      ref.action === 'zap' ? await tx.get<{ amount_sats: number }>('SELECT amount_sats FROM zaps WHERE receipt_id = ?', [refId]) : undefined;
+    const pending = await tx.get<{ total: number | null }>(
+      'SELECT SUM(change) AS total FROM score_expiry WHERE event_id = ? AND ref_event_id = ?',
+      [ref.event_id, refId],
+    );
+    await tx.run(
+      `UPDATE event_stats SET ${counter} = ${counter} - 1, satszapped = satszapped - ?, score = score - ?, score24h = score24h - ?
+       WHERE event_id = ?`,
+      [zap?.amount_sats ?? 0, ref.score, Number(pending?.total ?? 0), ref.event_id],
+    );
+    await tx.run('DELETE FROM score_expiry WHERE event_id = ? AND ref_event_id = ?', [ref.event_id, refId]);
+    await tx.run('DELETE FROM event_action_refs WHERE event_id = ? AND ref_event_id = ?', [ref.event_id, refId]);
+    const flag = FLAG[ref.action];
+    if (flag) {
+      const still = await tx.get('SELECT 1 AS x FROM event_action_refs WHERE event_id = ? AND ref_pubkey = ? AND action = ?', [
+        ref.event_id,
+        ref.ref_pubkey,
+        ref.action,
+      ]);
+      if (!still) await tx.run(`UPDATE event_actions SET ${flag} = 0 WHERE event_id = ? AND pubkey = ?`, [ref.event_id, ref.ref_pubkey]);
+    }
+  }
+}
+
+/** Subtracts the score24h increments whose acting event is now 24 h old. Returns how many expired. */
+export async function expireScores(db: Database, now: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.all<{ event_id: string; change: number }>('SELECT event_id, change FROM score_expiry WHERE expire_at <= ?', [now]);
+    for (const row of rows) {
+      await tx.run('UPDATE event_stats SET score24h = score24h - ? WHERE event_id = ?', [row.change, row.event_id]);
+    }
+    if (rows.length > 0) await tx.run('DELETE FROM score_expiry WHERE expire_at <= ?', [now]);
+    return rows.length;
+  });
+}

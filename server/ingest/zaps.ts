@@ -1,0 +1,77 @@
+import type { NostrEvent } from '../context.ts';
+import { isHex64 } from './verify.ts';
+
+/** Receipts above this are treated as bogus (S §4.2). */
+export const MAX_ZAP_SATS = 1_100_000;
+
+const DIVISORS: Record<string, bigint> = { m: 1_000n, u: 1_000_000n, n: 1_000_000_000n, p: 1_000_000_000_000n };
+
+/**
+ * Sats encoded in a mainnet bolt11 invoice's human-readable part (S §4.2): the digits after
+ * "lnbc", times 1e8, integer-divided by the multiplier's divisor (whole BTC with none).
+ * The human-readable part ends at the last "1" (the bech32 separator), so an amountless
+ * invoice ("lnbc1…") yields null rather than being misread. Other networks yield null.
+ */
+export function bolt11Sats(invoice: string): number | null {
+  const lower = invoice.trim().toLowerCase();
+  if (!lower.startsWith('lnbc')) return null;
+  const sep = lower.lastIndexOf('1');
+  if (sep < 4) return null;
+  const m = /^lnbc(\d+)([munp]?)$/.exec(lower.slice(0, sep));
+  if (!m) return null;
+  const digits = BigInt(m[1]);
+  const sats = m[2] ? (digits * 100_000_000n) / DIVISORS[m[2]] : digits * 100_000_000n;
+  return sats > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(sats);
+}
+
+export interface ZapReceipt {
+  receiptId: string;
+  sender: string;
+  receiver: string;
+  /** Last e tag of the receipt; null for a zap on a profile. */
+  target: string | null;
+  amountSats: number;
+  /** The zap request's comment. */
+  message: string;
+  createdAt: number;
+}
+
+/** Parses a kind-9735 receipt per S §4.2, or returns why it is not a countable zap. */
+export function parseZapReceipt(event: NostrEvent): ZapReceipt | string {
+  const tag = (name: string) => event.tags.find((t) => t[0] === name)?.[1];
+  const receiver = tag('p');
+  if (!isHex64(receiver)) return 'no p tag';
+  const description = tag('description');
+  if (description === undefined) return 'no description tag';
+  let request: unknown;
+  try {
+    request = JSON.parse(description);
+  } catch {
+    return 'description is not JSON';
+  }
+  if (typeof request !== 'object' || request === null) return 'description is not a zap request';
+  const req = request as { pubkey?: unknown; content?: unknown; tags?: unknown };
+  if (!isHex64(req.pubkey)) return 'zap request has no pubkey';
+
+  const bolt11 = tag('bolt11');
+  let amount = bolt11 !== undefined ? bolt11Sats(bolt11) : null;
+  if (amount === null && Array.isArray(req.tags)) {
+    const amountTag = req.tags.find((t): t is unknown[] => Array.isArray(t) && t[0] === 'amount');
+    const msats = Number(amountTag?.[1]);
+    if (Number.isFinite(msats) && msats > 0) amount = Math.floor(msats / 1000);
+  }
+  if (!amount) return 'zero or missing amount';
+  if (amount > MAX_ZAP_SATS) return 'amount above limit';
+
+  let target: string | null = null;
+  for (const t of event.tags) if (t[0] === 'e' && isHex64(t[1])) target = t[1];
+  return {
+    receiptId: event.id,
+    sender: req.pubkey,
+    receiver,
+    target,
+    amountSats: amount,
+    message: typeof req.content === 'string' ? req.content : '',
+    createdAt: event.created_at,
+  };
+}
