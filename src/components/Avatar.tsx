@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import type { Profile } from '../../worker/types';
+import { mediaUrl } from '../lib/media';
+
+function hue(pubkey: string): number {
+  let h = 0;
+  for (let i = 0; i < Math.min(pubkey.length, 16); i++) h = (h * 31 + pubkey.charCodeAt(i)) % 360;
+  return h;
+}
+
+/** Drawn locally from the pubkey, so a missing or broken picture still gives each author a stable look. */
+function GeneratedAvatar({ pubkey, initial, size }: { pubkey: string; initial: string; size: number }) {
+  const h = hue(pubkey);
+  return (
+    <svg className="avatar avatar-generated" width={size} height={size} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
+      <defs>
+        <linearGradient id={`g${pubkey.slice(0, 12)}`} x1="0" y1="0" x2="1" y2="1">
+          <stop offset="0" stopColor={`hsl(${h} 70% 62%)`} />
+          <stop offset="1" stopColor={`hsl(${(h + 40) % 360} 65% 48%)`} />
+        </linearGradient>
+      </defs>
+      <rect width="40" height="40" fill={`url(#g${pubkey.slice(0, 12)})`} />
+      <text x="20" y="26" textAnchor="middle" fontSize="17" fontWeight="600" fill="#fff" fontFamily="inherit">
+        {initial}
+      </text>
+    </svg>
+  );
+}
+
+export function Avatar({ profile, name, size = 44 }: { profile: Profile; name: string; size?: number }) {
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const picture = profile.picture?.trim();
+  const initial = (Array.from(name.trim())[0] ?? '?').toLocaleUpperCase('hu');
+  if (!picture || failedUrl === picture) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} />;
+  return (
+    <img
+      className="avatar"
+      src={mediaUrl(picture, 's')}
+      alt=""
+      width={size}
+      height={size}
+      loading="lazy"
+      decoding="async"
+      onError={() => setFailedUrl(picture)}
+    />
+  );
+}

@@ -1,0 +1,27 @@
+import { useTranslation } from 'react-i18next';
+import type { Profile } from '../../worker/types';
+import { displayName } from '../../worker/profile';
+import { formatBadgeCount } from '../lib/format';
+import { Avatar } from './Avatar';
+import { ArrowUpIcon } from './Icons';
+
+const MAX_FACES = 3;
+
+export function NewNotesPill({ count, authors, onShow }: { count: number; authors: Profile[]; onShow: () => void }) {
+  const { t } = useTranslation();
+  if (count <= 0) return null;
+  const shown = formatBadgeCount(count);
+  return (
+    <div className="pill-anchor">
+      <button type="button" className="new-notes-pill" onClick={onShow}>
+        <ArrowUpIcon size={16} />
+        <span className="pill-faces" aria-hidden="true">
+          {authors.slice(0, MAX_FACES).map((author) => (
+            <Avatar key={author.pubkey} profile={author} name={displayName(author)} size={24} />
+          ))}
+        </span>
+        <span>{t('feed.newNotes', { count: Math.min(count, 100), shown })}</span>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './i18n';
+import './styles/themes.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/feed.css';
+import { applyTheme, storedTheme } from './theme';
+import { connect } from './worker-client';
+import App from './App';
+
+applyTheme(storedTheme());
+// Greeting the worker before React renders overlaps the socket handshake with the first paint.
+void connect().catch(() => undefined);
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

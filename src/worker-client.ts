@@ -1,0 +1,87 @@
+import * as Comlink from 'comlink';
+import type { ClientConfig, StruccApi } from '../worker/types';
+
+export type Api = Comlink.Remote<StruccApi>;
+
+const HEARTBEAT_MS = 10_000;
+
+/** One id per tab lifetime: the worker keys everything this tab opened by it. */
+export const tabId: string =
+  typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+function readConfig(): ClientConfig {
+  const wsScheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const stored = (key: string): string | null => {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      // Storage can be blocked (privacy mode); defaults still give a working client.
+      return null;
+    }
+  };
+  return {
+    cacheServer: stored('cacheServer') || `${wsScheme}//${location.host}/v1`,
+    mediaServer: (stored('mediaServer') || location.origin).replace(/\/+$/, ''),
+    noBinary: stored('noBinary') === 'true',
+    devMode: stored('devMode') === 'true',
+    guestPubkey: stored('guestPubkey') || undefined,
+  };
+}
+
+export const config: ClientConfig = readConfig();
+
+function createEndpoint(): Comlink.Endpoint {
+  // The URL expressions stay inline so Vite can find and bundle the worker entry.
+  if (typeof SharedWorker === 'undefined') {
+    return new Worker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'strucc' });
+  }
+  const shared = new SharedWorker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'strucc' });
+  shared.port.start();
+  return shared.port;
+}
+
+let api: Api | null = null;
+let ready: Promise<Api> | null = null;
+
+/** Connects once per tab; every caller shares the same greeting so nothing is sent before hello. */
+export function connect(): Promise<Api> {
+  if (ready) return ready;
+  const remote = Comlink.wrap<StruccApi>(createEndpoint());
+  api = remote;
+  ready = remote.hello(tabId, config).then(() => {
+    startLifecycle(remote);
+    return remote;
+  });
+  return ready;
+}
+
+function startLifecycle(remote: Api): void {
+  const beat = () => {
+    remote.heartbeat(tabId).catch(() => undefined);
+  };
+  let timer = window.setInterval(beat, HEARTBEAT_MS);
+  window.addEventListener('pagehide', () => {
+    window.clearInterval(timer);
+    remote.goodbye(tabId).catch(() => undefined);
+  });
+  // A page restored from the back-forward cache said goodbye already: greet the worker again.
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted) return;
+    remote
+      .hello(tabId, config)
+      .then(() => {
+        window.clearInterval(timer);
+        timer = window.setInterval(beat, HEARTBEAT_MS);
+        window.dispatchEvent(new Event('strucc:rehello'));
+      })
+      .catch(() => undefined);
+  });
+}
+
+export function getApi(): Api | null {
+  return api;
+}
+
+export { Comlink };
