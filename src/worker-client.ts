@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import { tabLockName } from '../worker/config';
 import type { ClientConfig, StruccApi } from '../worker/types';
 
 export type Api = Comlink.Remote<StruccApi>;
@@ -45,12 +46,32 @@ function createEndpoint(): Comlink.Endpoint {
 let api: Api | null = null;
 let ready: Promise<Api> | null = null;
 
+/**
+ * Takes this tab's lock and keeps it until the tab is gone. The worker waits on the same lock,
+ * so it hears of a closed or crashed tab at once, however long a hidden tab's timers sleep.
+ */
+async function holdTabLock(): Promise<boolean> {
+  const locks = navigator.locks;
+  if (!locks) return false;
+  return new Promise<boolean>((granted) => {
+    locks
+      .request(tabLockName(tabId), () => {
+        granted(true);
+        return new Promise<never>(() => undefined);
+      })
+      .catch(() => granted(false));
+  });
+}
+
 /** Connects once per tab; every caller shares the same greeting so nothing is sent before hello. */
 export function connect(): Promise<Api> {
   if (ready) return ready;
   const remote = Comlink.wrap<StruccApi>(createEndpoint());
   api = remote;
-  ready = remote.hello(tabId, config).then(() => {
+  ready = holdTabLock().then((holdsTabLock) => {
+    config.holdsTabLock = holdsTabLock;
+    return remote.hello(tabId, config);
+  }).then(() => {
     startLifecycle(remote);
     return remote;
   });

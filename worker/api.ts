@@ -11,7 +11,7 @@ import { FeedRegistry, notify } from './feeds.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
 import { Nip05Verifier, type Fetcher } from './nip05.ts';
 import { webSocketActor } from './socketActor.ts';
-import { APP_VERSION, DEFAULT_GUEST_PUBKEY, TAB_SWEEP_MS, TAB_TIMEOUT_MS } from './config.ts';
+import { APP_VERSION, DEFAULT_GUEST_PUBKEY, TAB_SWEEP_MS, TAB_TIMEOUT_MS, tabLockName } from './config.ts';
 
 export interface ApiOptions {
   /** The socket actor; tests pass a fake, the worker the real WebSocket. */
@@ -123,7 +123,21 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   };
 
   const tabs = new Map<string, number>();
+  // Tabs whose lifetime we follow through a Web Lock: their heartbeats may lapse
+  // (hidden tabs' timers are throttled to once a minute) without them being gone.
+  const lockedTabs = new Set<string>();
   const touch = (tabId: string) => tabs.set(tabId, Date.now());
+
+  /** Runs closeTab as soon as the tab's own lock is released: when it closes, crashes or navigates away. */
+  const followTabLock = (tabId: string) => {
+    const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+    if (!locks || lockedTabs.has(tabId)) return;
+    lockedTabs.add(tabId);
+    void locks.request(tabLockName(tabId), () => {
+      lockedTabs.delete(tabId);
+      closeTab(tabId);
+    });
+  };
 
   const closeTab = (tabId: string) => {
     tabs.delete(tabId);
@@ -138,12 +152,13 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
   const sweeper = setInterval(() => {
     const now = Date.now();
-    for (const [tabId, seen] of [...tabs]) if (now - seen > TAB_TIMEOUT_MS) closeTab(tabId);
+    for (const [tabId, seen] of [...tabs]) if (!lockedTabs.has(tabId) && now - seen > TAB_TIMEOUT_MS) closeTab(tabId);
   }, TAB_SWEEP_MS);
 
   return {
     async hello(tabId, cfg) {
       touch(tabId);
+      if (cfg.holdsTabLock) followTabLock(tabId);
       if (!config) {
         config = { ...cfg };
         socket.send({ type: 'CONNECT', url: cfg.cacheServer, noBinary: cfg.noBinary, devMode: cfg.devMode });

@@ -3,11 +3,11 @@
 export const APP_VERSION = '2.0.11';
 
 /**
- * The demo house account a guest's feeds are personalised for (spec §6: "the home feed uses a
- * default public account"). Hex pubkey. While empty, guests send no user_pubkey and the server
- * answers as for "no viewer". A tab's ClientConfig.guestPubkey overrides it.
+ * The public account a guest's feeds are personalised for (spec §6: "the home feed uses a
+ * default public account"): Strucc's house account, which the demo network seeds with a
+ * fixed key. A tab's ClientConfig.guestPubkey (localStorage guestPubkey) overrides it.
  */
-export const DEFAULT_GUEST_PUBKEY: string = '';
+export const DEFAULT_GUEST_PUBKEY: string = '19b1a39b5504585fda021f3439e6784037ed41137518027565a79fd5a25c0818';
 
 /** Spec §9: cache socket reconnect 200 ms, send retry 100 ms, reset 1 s. */
 export const RECONNECT_DELAY_MS = 200;
@@ -26,8 +26,14 @@ export const FEED_POLL_INTERVAL_MS = 30_000;
 /** Snapshots to tabs are coalesced so a burst of machine updates costs one structured clone. */
 export const SNAPSHOT_THROTTLE_MS = 50;
 
-/** Tabs heartbeat every 10 s; one silent for 30 s is treated as closed. */
+/**
+ * Tabs heartbeat every 10 s; one silent for 30 s is treated as closed, unless the tab holds
+ * its Web Lock (then the lock's release is the signal, and heartbeats may lapse).
+ */
 export const TAB_TIMEOUT_MS = 30_000;
 export const TAB_SWEEP_MS = 10_000;
 
 export const NIP05_TIMEOUT_MS = 8_000;
+
+/** Each tab holds this lock for its whole life; the worker learns of the tab's end when it is released. */
+export const tabLockName = (tabId: string): string => `strucc-tab:${tabId}`;

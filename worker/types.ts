@@ -132,6 +132,8 @@ export interface ClientConfig {
   devMode: boolean;
   /** Hex pubkey of the account a guest's feeds are personalised for; defaults to worker/config.ts DEFAULT_GUEST_PUBKEY. */
   guestPubkey?: string;
+  /** The tab holds the Web Lock tabLockName(tabId) until it goes away (worker/config.ts). */
+  holdsTabLock?: boolean;
 }
 
 /**

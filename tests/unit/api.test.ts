@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
+import { DEFAULT_GUEST_PUBKEY } from '../../worker/config.ts';
 import { FALLBACK_HOME_FEEDS } from '../../worker/homeFeeds.ts';
 import type { Fetcher } from '../../worker/nip05.ts';
 import type { ServerMessage } from '../../worker/protocol.ts';
@@ -115,7 +116,7 @@ describe('worker api', () => {
     const snaps: FeedSnapshot[] = [];
     const handle = await api.openFeed('tab1', '{"id":"all-notes","kind":"notes"}', (s) => snaps.push(s));
     await vi.advanceTimersByTimeAsync(100);
-    expect(seen[0]).toEqual({ command: 'mega_feed_directive', payload: { spec: '{"id":"all-notes","kind":"notes"}', limit: 20 } });
+    expect(seen[0]).toEqual({ command: 'mega_feed_directive', payload: { spec: '{"id":"all-notes","kind":"notes"}', limit: 20, user_pubkey: DEFAULT_GUEST_PUBKEY } });
     expect(snaps.map((s) => s.status)).toEqual(['loading', 'ready']);
     expect(snaps.at(-1)?.notes[0].author.name).toBe('Béla');
     await api.closeFeed(handle);
@@ -154,6 +155,40 @@ describe('worker api', () => {
     expect(specs().slice(before)).toEqual(['{"id":"b"}']);
     fake.close();
     expect(s1.at(-1)?.state).toBe('connected');
+  });
+
+  it('a tab holding its Web Lock outlives lapsed heartbeats and is closed when the lock is released', async () => {
+    // Node has no navigator.locks: a minimal one that grants a waiting request when the holder lets go.
+    const held = new Map<string, () => void>();
+    const waiting = new Map<string, () => unknown>();
+    const locks = {
+      request: (name: string, cb: () => unknown) => {
+        if (held.has(name)) waiting.set(name, cb);
+        else cb();
+        return Promise.resolve();
+      },
+    };
+    vi.stubGlobal('navigator', { locks });
+    held.set('strucc-tab:tab2', () => undefined);
+    try {
+      await connect();
+      await api.hello('tab2', { ...CONFIG, holdsTabLock: true });
+      const seen = serve(fake, () => []);
+      await api.openFeed('tab2', '{"id":"b"}', () => undefined);
+      const specs = () => seen.filter((r) => r.command === 'mega_feed_directive').map((r) => r.payload?.spec);
+      // Two minutes without a heartbeat, as a hidden tab's throttled timers allow: still polled.
+      const before = specs().length;
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(specs().length).toBeGreaterThan(before);
+      // The tab closes: its lock is released, and the worker stops its feed at once.
+      held.delete('strucc-tab:tab2');
+      waiting.get('strucc-tab:tab2')?.();
+      const closedAt = specs().length;
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(specs().length).toBe(closedAt);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('subscriptions stream pushes until unsubscribed, and end with their tab', async () => {
