@@ -35,5 +35,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',
     verbose: flag(env.VERBOSE, false),
+    accessLog: flag(env.ACCESS_LOG, false),
   };
 }

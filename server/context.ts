@@ -29,6 +29,8 @@ export interface ServerConfig {
   mediaDomain: string;
   /** Print progress lines (seeding, listening). */
   verbose: boolean;
+  /** Print one `ACCESS <method> <path> <status> <body bytes sent>` line per HTTP response (ACCESS_LOG=1; the client bench reads it). */
+  accessLog: boolean;
 }
 
 export interface ImportResult {

@@ -114,6 +114,23 @@ function relayInfo(res: ServerResponse): void {
   );
 }
 
+/** Counts the body bytes actually sent (compressed, when gzip was used) and prints them once the response is done. */
+function logAccess(req: IncomingMessage, res: ServerResponse): void {
+  let bytes = 0;
+  const count = (chunk: unknown) => {
+    if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk);
+    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => (count(chunk), write(chunk, ...rest))) as ServerResponse['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== 'function') count(chunk);
+    return end(chunk, ...rest);
+  }) as ServerResponse['end'];
+  res.once('finish', () => console.log(`ACCESS ${req.method} ${req.url} ${res.statusCode} ${bytes}`));
+}
+
 /** The one HTTP handler: API and NIP-05/media endpoints first, then the built client. */
 export function createHttpHandler(ctx: ServerContext): Handler {
   const statics = createStaticServer(ctx.config.distDir);
@@ -154,6 +171,7 @@ export function createHttpHandler(ctx: ServerContext): Handler {
   }
 
   return (req, res) => {
+    if (ctx.config.accessLog) logAccess(req, res);
     route(req, res).catch((err: unknown) => {
       if (ctx.config.verbose) console.error('HTTP hiba:', err);
       if (!res.headersSent) json(res, 500, { error: 'internal error' });

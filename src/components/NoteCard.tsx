@@ -58,7 +58,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
   const headingId = `note-${note.key}`;
 
   return (
-    <article className="note" aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
+    <article className="note" data-note-id={event.id} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
       {note.repostedBy && (
         <p className="note-repost">
           <RepostIcon size={16} />

@@ -14,6 +14,7 @@ describe('readConfig', () => {
       nip05Domain: 'strucc.test',
       mediaDomain: 'media.strucc.test',
       verbose: false,
+      accessLog: false,
     });
   });
 
