@@ -1,6 +1,7 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import { applyDeletion, isTombstoned } from './delete.ts';
+import { INDEXERS } from './indexers.ts';
 import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
 import { hasMedia, quotedRefs, replyInfo, type Ref } from './replies.ts';
 import { recordAction } from './scores.ts';
@@ -78,8 +79,12 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
   else if (event.kind === 7) await applyReaction(tx, event, now);
   else if (event.kind === 9735) await applyZap(tx, event, now);
   if (POST_KINDS.has(event.kind)) await applyPost(tx, event, now, replaced);
-  // Actions that arrived first left a placeholder row; a target that is not a post gets no stats.
+  // Actions that arrived first left a provisional row; a target that is not a post gets no stats.
   else await tx.run('DELETE FROM event_stats WHERE event_id = ?', [event.id]);
+  for (const indexer of INDEXERS) {
+    for (const id of deleted) await indexer.onDelete?.(tx, id, now);
+    await indexer.onEvent(tx, event, now);
+  }
   return { ok: true, reason: '', visible: true, deleted };
 }
 

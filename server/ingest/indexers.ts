@@ -1,0 +1,18 @@
+import type { NostrEvent } from '../context.ts';
+import type { Queryable } from '../store/db.ts';
+
+/**
+ * Derived data that features keep beside the core tables (search index, notifications,
+ * direct-message counters, hashtags, …). The importer runs every indexer for each newly
+ * stored event inside the batch transaction, after the core tables are updated, so an
+ * indexer may read posts, event_stats, follows and the replaceable pointers.
+ * `onDelete` runs for each event a kind-5 deletion removed, to take back what `onEvent` added.
+ */
+export interface Indexer {
+  name: string;
+  onEvent(tx: Queryable, event: NostrEvent, now: number): Promise<void>;
+  onDelete?(tx: Queryable, deletedId: string, now: number): Promise<void>;
+}
+
+/** Each feature appends its indexer here. */
+export const INDEXERS: Indexer[] = [];
