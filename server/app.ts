@@ -12,6 +12,7 @@ import { expireScores } from './ingest/scores.ts';
 import { startUpstream, type Upstream } from './ingest/upstream.ts';
 import { initVerifier } from './ingest/verify.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
+import { openPostgres } from './store/postgres.ts';
 import { openSqlite } from './store/sqlite.ts';
 
 /** Far above the relay's 512 KB rule, so an oversized frame reaches the handler and gets a NOTICE instead of a silent close. */
@@ -32,7 +33,7 @@ export interface StartOptions {
 
 /** Opens the store, wires HTTP, the cache socket (/v1) and the relay socket (/relay), listens, then seeds the demo network. */
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
-  const db = openSqlite(join(config.dataDir, 'strucc.sqlite'));
+  const db = config.databaseUrl ? await openPostgres(config.databaseUrl) : openSqlite(join(config.dataDir, 'strucc.sqlite'));
   await initVerifier();
   const live = new EventEmitter();
   // Every relay and cache connection may listen; the default cap of 10 would only produce warnings.

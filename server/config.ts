@@ -24,6 +24,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer('PORT', env.PORT, 8800, 0, 65535),
     dataDir: env.DATA_DIR?.trim() || './data',
+    databaseUrl: env.DATABASE_URL?.trim() || '',
     distDir: env.DIST_DIR?.trim() || './dist',
     upstreamRelays: (env.UPSTREAM_RELAYS ?? '')
       .split(',')

@@ -15,6 +15,8 @@ export interface ServerConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** PostgreSQL connection string (DATABASE_URL); when empty, SQLite at DATA_DIR/strucc.sqlite. */
+  databaseUrl: string;
   /** Directory holding the built client (vite build output). */
   distDir: string;
   /** Upstream relays to ingest from (comma list in UPSTREAM_RELAYS); empty by default. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import type { ServerContext } from '../../server/context.ts';
+import { startTempPostgres } from '../support/postgres.ts';
 import { CacheClient } from './cache-client.ts';
 import { buildNetwork, type Network } from './cache-fixtures.ts';
 
@@ -17,9 +18,13 @@ export interface CacheTestServer {
   stop(): Promise<void>;
 }
 
-export async function startCacheServer(): Promise<CacheTestServer> {
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** The store behind the server: its SQLite file, or a throwaway PostgreSQL cluster of its own. */
+export async function startCacheServer(store: StoreKind = 'sqlite'): Promise<CacheTestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'strucc-cache-'));
-  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0' });
+  const pg = store === 'postgres' ? await startTempPostgres() : null;
+  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: pg?.url ?? '' });
   const server = await startServer(config, {});
   const wsUrl = `ws://127.0.0.1:${server.port}/v1`;
   const net = buildNetwork(server.ctx.now());
@@ -40,6 +45,7 @@ export async function startCacheServer(): Promise<CacheTestServer> {
     async stop() {
       for (const c of clients) await c.close().catch(() => undefined);
       await server.close();
+      pg?.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -15,6 +15,7 @@ describe('readConfig', () => {
       mediaDomain: 'media.strucc.test',
       verbose: false,
       accessLog: false,
+      databaseUrl: '',
     });
   });
 
