@@ -11,7 +11,10 @@ import { createImporter } from './ingest/importer.ts';
 import { expireScores } from './ingest/scores.ts';
 import { startUpstream, type Upstream } from './ingest/upstream.ts';
 import { initVerifier } from './ingest/verify.ts';
+import { startVerifyPool } from './ingest/verify-pool.ts';
+import { attachModeration } from './moderation/hidden.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
+import { closeUploads, handleUploadConnection } from './upload/socket.ts';
 import { openPostgres } from './store/postgres.ts';
 import { openSqlite } from './store/sqlite.ts';
 
@@ -35,6 +38,8 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const db = config.databaseUrl ? await openPostgres(config.databaseUrl) : openSqlite(join(config.dataDir, 'strucc.sqlite'));
   await initVerifier();
+  // Signature checks run on worker threads (one per core) so imports leave the main thread free.
+  const verifier = await startVerifyPool();
   const live = new EventEmitter();
   // Every relay and cache connection may listen; the default cap of 10 would only produce warnings.
   live.setMaxListeners(0);
@@ -46,8 +51,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     live,
     stats,
     now,
-    importer: createImporter({ db, live, now }),
+    importer: createImporter({ db, live, now, verifier }),
   };
+  attachModeration(ctx);
 
   const http = createServer(createHttpHandler(ctx));
   const sockets = new Set<Duplex>();
@@ -63,9 +69,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const wssOptions = { noServer: true, maxPayload: MAX_WS_PAYLOAD, perMessageDeflate: false };
   const cacheWss = new WebSocketServer(wssOptions);
   const relayWss = new WebSocketServer(wssOptions);
+  const uploadWss = new WebSocketServer(wssOptions);
   const routes = new Map<string, { wss: WebSocketServer; handle: (ws: WebSocket, ctx: ServerContext) => void }>([
     ['/v1', { wss: cacheWss, handle: handleCacheConnection }],
     ['/relay', { wss: relayWss, handle: handleRelayConnection }],
+    ['/upload', { wss: uploadWss, handle: handleUploadConnection }],
   ]);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -100,6 +108,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       });
     });
   } catch (err) {
+    await verifier.close();
     await db.close();
     throw err;
   }
@@ -127,7 +136,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     closing ??= (async () => {
       clearInterval(timer);
       await upstream?.close();
-      for (const wss of [cacheWss, relayWss]) {
+      for (const wss of [cacheWss, relayWss, uploadWss]) {
         for (const client of wss.clients) client.terminate();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
       }
@@ -136,6 +145,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
         http.closeAllConnections();
         for (const socket of sockets) socket.destroy();
       });
+      await verifier.close();
+      await closeUploads(ctx);
       await db.close();
     })();
     return closing;

@@ -14,6 +14,14 @@ function integer(name: string, value: string | undefined, fallback: number, min:
   return n;
 }
 
+function operatorPubkey(value: string | undefined): string {
+  const v = value?.trim() ?? '';
+  if (v !== '' && !/^[0-9a-fA-F]{64}$/.test(v)) {
+    throw new Error(`OPERATOR_PUBKEY érvénytelen: ${JSON.stringify(value)} (64 hexadecimális karakter kell)`);
+  }
+  return v.toLowerCase();
+}
+
 /** Reads the server configuration from environment variables, with the documented defaults. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const scale = env.DEMO_SCALE === undefined || env.DEMO_SCALE.trim() === '' ? 1 : Number(env.DEMO_SCALE);
@@ -37,5 +45,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',
     verbose: flag(env.VERBOSE, false),
     accessLog: flag(env.ACCESS_LOG, false),
+    operatorPubkey: operatorPubkey(env.OPERATOR_PUBKEY),
   };
 }

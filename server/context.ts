@@ -33,6 +33,8 @@ export interface ServerConfig {
   verbose: boolean;
   /** Print one `ACCESS <method> <path> <status> <body bytes sent>` line per HTTP response (ACCESS_LOG=1; the client bench reads it). */
   accessLog: boolean;
+  /** Hex pubkey whose kind-30000 lists d=spam and d=nsfw are the primal_spam / primal_nsfw groups (OPERATOR_PUBKEY); '' = empty groups. */
+  operatorPubkey: string;
 }
 
 export interface ImportResult {

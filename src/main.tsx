@@ -7,11 +7,15 @@ import './styles/layout.css';
 import './styles/feed.css';
 import { applyTheme, storedTheme } from './theme';
 import { connect } from './worker-client';
+import { startSignerBridge } from './lib/signerBridge';
+import { trackActivity } from './lib/activity';
 import App from './App';
 
 applyTheme(storedTheme());
 // Greeting the worker before React renders overlaps the socket handshake with the first paint.
 void connect().catch(() => undefined);
+startSignerBridge();
+trackActivity();
 
 const root = document.getElementById('root');
 if (root) {

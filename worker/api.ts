@@ -11,6 +11,12 @@ import { FeedRegistry, notify } from './feeds.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
 import { Nip05Verifier, type Fetcher } from './nip05.ts';
 import { webSocketActor } from './socketActor.ts';
+import { createNetwork } from './network.ts';
+import { createAccountApi } from './accountApi.ts';
+import type { AccountService } from './account.ts';
+import type { AccountStorage } from './storage.ts';
+import type { Signer } from './publish.ts';
+import type { WebSocketFactory } from './relays.ts';
 import { APP_VERSION, DEFAULT_GUEST_PUBKEY, TAB_SWEEP_MS, TAB_TIMEOUT_MS, tabLockName } from './config.ts';
 
 export interface ApiOptions {
@@ -19,6 +25,12 @@ export interface ApiOptions {
   fetcher?: Fetcher;
   requestTimeoutMs?: number;
   feedThrottleMs?: number;
+  /** Relay sockets; Node tests pass the `ws` package, browsers use their WebSocket. */
+  relaySocketFactory?: WebSocketFactory;
+  signer?: Signer;
+  publishTimeoutMs?: number;
+  /** Where the login, account and settings are kept; IndexedDB when absent (memory in Node). */
+  accountStorage?: AccountStorage;
 }
 
 /** The API plus what the worker entry and tests need beyond the Comlink surface. */
@@ -27,6 +39,10 @@ export interface StruccWorker extends StruccApi {
   dropTabs(tabIds: Iterable<string>): void;
   /** Stops timers and the socket; for tests. */
   dispose(): void;
+  /** The login service sets the current account's signer for publish (undefined when logged out). */
+  setSigner(signer: Signer | undefined): void;
+  /** The login, account and settings service (tests drive it directly). */
+  account: AccountService;
 }
 
 interface Watcher {
@@ -148,6 +164,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       w.release();
     }
     for (const [handle, s] of [...subscriptions]) if (s.tabId === tabId) unsubscribe(handle);
+    network.closeTab(tabId);
+    account.service.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -155,7 +173,43 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     for (const [tabId, seen] of [...tabs]) if (!lockedTabs.has(tabId) && now - seen > TAB_TIMEOUT_MS) closeTab(tabId);
   }, TAB_SWEEP_MS);
 
+  const network = createNetwork({
+    cache: {
+      // Before the first hello there is no server URL to reopen.
+      connect: () => {
+        if (config) socket.send({ type: 'CONNECT' });
+      },
+      disconnect: () => socket.send({ type: 'DISCONNECT' }),
+    },
+    request,
+    notify,
+    releaser,
+    touch,
+    relaySocketFactory: options.relaySocketFactory,
+    signer: options.signer,
+    publishTimeoutMs: options.publishTimeoutMs,
+  });
+
+  const account = createAccountApi({
+    request,
+    storage: options.accountStorage,
+    publish: (event) => network.api.publish(event),
+    // Publishing signs with the account while it can; a signer given by a test stays otherwise.
+    onSignerChange: (canSign) => network.setSigner(canSign ? (t) => account.service.signer.sign(t) : options.signer),
+    releaser,
+    touch,
+  });
+  const stopRelayWatch = network.relays.watch((list) =>
+    account.service.setRelaySnapshot(Object.fromEntries(list.map((r) => [r.url, { read: r.read, write: r.write }]))),
+  );
+
   return {
+    ...network.api,
+    ...account.api,
+    account: account.service,
+
+    setSigner: network.setSigner,
+
     async hello(tabId, cfg) {
       touch(tabId);
       if (cfg.holdsTabLock) followTabLock(tabId);
@@ -248,6 +302,9 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     dispose() {
       clearInterval(sweeper);
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
+      network.dispose();
+      stopRelayWatch();
+      account.service.dispose();
       cache.dispose();
       socket.stop();
     },

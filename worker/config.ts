@@ -35,5 +35,35 @@ export const TAB_SWEEP_MS = 10_000;
 
 export const NIP05_TIMEOUT_MS = 8_000;
 
+/** Spec §4/§9 relay connection: 3 reconnect attempts, waits doubling from 1 s (1, 2, 4 s). */
+export const RELAY_RECONNECT_ATTEMPTS = 3;
+export const RELAY_RECONNECT_BASE_MS = 1000;
+/** Spec's own spelling of the failure message, kept verbatim because the UI shows it. */
+export const RELAY_ATTEMPT_LIMIT_MESSAGE = 'Reached atempt limit';
+export const INVALID_RELAY_URL = 'Érvénytelen URL';
+
+/** Spec §9: publish timeout per relay. */
+export const PUBLISH_TIMEOUT_MS = 8000;
+/** The cache server gives broadcast_events 15 s (protocol §3.10); its answer is awaited a little longer. */
+export const PROXY_PUBLISH_TIMEOUT_MS = 16_000;
+
+/** Spec §9: inactivity 5 minutes, wake-up 36 s. Tabs report activity at most this often. */
+export const INACTIVITY_MS = 5 * 60_000;
+export const WAKE_UP_MS = 36_000;
+export const ACTIVITY_REPORT_THROTTLE_MS = 10_000;
+
+/** Spec §4/§9 login: a missing extension is asked again 4 times, 250 ms apart, before the local key. */
+export const EXTENSION_RETRIES = 4;
+export const EXTENSION_RETRY_MS = 250;
+/** Spec §4 Membership: the "7-day constant" between premium reminders. */
+export const PREMIUM_REMINDER_INTERVAL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Spec §9 emoji history and the minimum contacts for publishing a follow list. */
+export const EMOJI_HISTORY_MAX = 40;
+export const MIN_CONTACTS_TO_PUBLISH = 2;
+/** A failed settings save is kept locally and tried again after this long. */
+export const SETTINGS_SAVE_RETRY_MS = 30_000;
+/** The tag d value of every signed settings request (protocol C.1). */
+export const APP_SETTINGS_CLIENT = 'Primal-Web App';
+
 /** Each tab holds this lock for its whole life; the worker learns of the tab's end when it is released. */
 export const tabLockName = (tabId: string): string => `strucc-tab:${tabId}`;

@@ -136,6 +136,65 @@ export interface ClientConfig {
   holdsTabLock?: boolean;
 }
 
+/** A NIP-01 filter as sent to relays. */
+export interface RelayFilter {
+  ids?: string[];
+  authors?: string[];
+  kinds?: number[];
+  since?: number;
+  until?: number;
+  limit?: number;
+  [tag: `#${string}`]: string[] | undefined;
+}
+
+export type RelayState = 'idle' | 'connecting' | 'connected' | 'waiting' | 'failed' | 'suspended';
+
+/** One relay of the pool as the UI shows it. */
+export interface RelayInfo {
+  url: string;
+  state: RelayState;
+  read: boolean;
+  write: boolean;
+  /** Reconnect attempts made since the last good connection. */
+  attempts: number;
+  /** 'Reached atempt limit' once the relay gave up. */
+  error?: string;
+}
+
+export type AddRelayResult = { ok: true; url: string } | { ok: false; error: string };
+
+/** An event to publish: already signed, or a template the worker's signer signs. */
+export interface UnsignedEvent {
+  kind: number;
+  tags: string[][];
+  content: string;
+  created_at: number;
+  pubkey?: string;
+}
+
+/**
+ * How a publish ended, for the §8 toasts: published ('Bejegyzés sikeresen közzétéve'),
+ * no-confirmation (no relay confirmed within 8 seconds), failed (publish fail),
+ * no-relays (no relays connected, try again shortly), not-signed (signing failed or no signer).
+ */
+export type PublishOutcome = 'published' | 'no-confirmation' | 'failed' | 'no-relays' | 'not-signed';
+
+export interface PublishResult {
+  success: boolean;
+  /** Why each relay did not accept: 'timeout', 'failed', 'Failed to publish note', 'No publish confirmation' or the relay's OK message. Key '*' for reasons not tied to one relay. */
+  reasons: Record<string, string>;
+  /** The signed event, when signing got that far. */
+  event?: NostrEvent;
+  outcome: PublishOutcome;
+}
+
+export type ActivityState = 'woke' | 'waking' | 'sleeping';
+
+export interface ActivitySnapshot {
+  state: ActivityState;
+  proxy: boolean;
+}
+
 /**
  * The Comlink API of the worker. Callbacks must be wrapped in Comlink.proxy by the caller.
  * Subscriptions return a numeric handle to pass back to the matching close call.
@@ -175,4 +234,254 @@ export interface StruccApi {
 
   /** True when name@domain resolves to exactly this pubkey (cached). */
   verifyNip05(pubkey: string, nip05: string): Promise<boolean>;
+
+  /** Adds a relay (read and write); refused with 'Érvénytelen URL' unless wss:// (ws:// for loopback hosts). */
+  addRelay?(url: string, flags?: { read?: boolean; write?: boolean }): Promise<AddRelayResult>;
+  /** Cuts the relay's connection and forgets it. */
+  removeRelay?(url: string): Promise<void>;
+  /** Replaces the pool with the `r` tags of a kind-10002 event (markers read/write set the flags). */
+  setRelays?(event: NostrEvent): Promise<RelayInfo[]>;
+  /** The pool's snapshot now and after every change; unwatch with unwatchRelays. */
+  watchRelays?(tabId: string, cb: (relays: RelayInfo[]) => void): Promise<number>;
+  unwatchRelays?(handle: number): Promise<void>;
+  /** A relay subscription across every read relay; re-sent with since after reconnects. */
+  subscribeRelays?(tabId: string, filters: RelayFilter[], cb: (e: NostrEvent) => void): Promise<number>;
+  unsubscribeRelays?(handle: number): Promise<void>;
+  /** Signs (when unsigned) and publishes to the write relays, or through the cache server when proxying. */
+  publish?(event: NostrEvent | UnsignedEvent): Promise<PublishResult>;
+  /** 'Proxy through the cache server': on suspends every relay, off reconnects them. */
+  setProxy?(on: boolean): Promise<void>;
+  /** Mouse, scroll or key activity in a tab (throttled by the tab); wakes a sleeping worker. */
+  reportActivity?(tabId: string): Promise<void>;
+  watchActivity?(tabId: string, cb: (s: ActivitySnapshot) => void): Promise<number>;
+  unwatchActivity?(handle: number): Promise<void>;
+
+  /** Lends this tab's NIP-07 extension (a Comlink.proxy of SignerBridge) to the worker's signer. */
+  registerSigner?(tabId: string, bridge: SignerBridge): Promise<void>;
+  /** Login, account lists and settings, now and after every change in any tab. */
+  watchAccount?(tabId: string, cb: (s: AccountSnapshot) => void): Promise<number>;
+  unwatchAccount?(handle: number): Promise<void>;
+  /** Extension (4 retries at 250 ms, then the stored key), nsec (optionally PIN-protected) or read-only npub. */
+  login?(request: LoginRequest): Promise<ActionResult>;
+  /** Opens the PIN-encrypted key; a wrong PIN gives code 'bad-cipher'. */
+  unlockPin?(pin: string): Promise<ActionResult>;
+  cancelPin?(): Promise<void>;
+  /** Forgets the key and the stored login in every tab. */
+  logout?(): Promise<void>;
+  /** Follow, mute, like, bookmarks, lists, drafts, emoji history... answered when done. */
+  accountAction?(action: AccountAction): Promise<ActionResult>;
+  settingsAction?(action: SettingsAction): Promise<ActionResult>;
+  /** Signs with the account's key or extension; rejects with a §8 code. */
+  signEvent?(event: UnsignedEvent): Promise<NostrEvent>;
+}
+
+export type ThemeName = 'sunrise' | 'sunset' | 'midnight' | 'ice';
+export type MembershipTier = 'none' | 'premium' | 'premium-legend';
+
+/** A subscribed mute (filter) list: whose list, and where it applies. */
+export interface MuteListEntry {
+  pubkey: string;
+  relay?: string;
+  petname?: string;
+  content: boolean;
+  trending: boolean;
+}
+
+export interface RelayFlags {
+  read: boolean;
+  write: boolean;
+}
+
+export interface EmojiUse {
+  name: string;
+  /** Custom (NIP-30) emoji image; absent for unicode emoji. */
+  url?: string;
+}
+
+/** Spec §3 "Account state" and the account half of the "Per-user local record" (keyed by pubkey). */
+export interface AccountRecord {
+  pubkey: string;
+  following: string[];
+  /** created_at of the contact list the following comes from; only newer lists replace it. */
+  followingSince: number;
+  contactTags: string[][];
+  contactContent: string;
+  /** Every muted pubkey, public and private. */
+  muted: string[];
+  /** Public tags of the mute list (kind 10000). */
+  mutedTags: string[][];
+  /** The mute list's NIP-04-encrypted content, as published. */
+  mutedPrivate: string;
+  mutedSince: number;
+  mutelists: MuteListEntry[];
+  mutelistsSince: number;
+  allowlist: string[];
+  allowlistSince: number;
+  /** Tags of the bookmarks list (kind 10003). */
+  bookmarks: string[][];
+  bookmarksSince: number;
+  likes: string[];
+  /** Most recent first, at most 40. */
+  emojiHistory: EmojiUse[];
+  relaySettings: Record<string, RelayFlags>;
+  recommendedUsers: string[];
+  /** Note drafts keyed by the parent note id ('root' for a new note). */
+  noteDraft: Record<string, string>;
+  noteDraftUserRefs: Record<string, Record<string, Profile>>;
+  uploadTime: Record<string, number>;
+  selectedFeeds: { home?: string; reads?: string; bookmarks?: string };
+  dmLastConversation?: string;
+  dmLastRelation: 'follows' | 'other' | 'any';
+  membershipTier: MembershipTier;
+  /** When the premium reminder was last cleared (ms). */
+  premiumReminder: number;
+  dvms: string[];
+  usePrimalRelay: boolean;
+  /** [name, connection uri] pairs. */
+  nwcList: string[][];
+  /** The active [name, uri] pair, or empty. */
+  nwcActive: string[];
+  userProfile?: Profile;
+  homeSidebarSelection?: string;
+}
+
+/** Local fields a tab may set directly. */
+export type AccountLocalPatch = Partial<
+  Pick<
+    AccountRecord,
+    | 'recommendedUsers'
+    | 'uploadTime'
+    | 'selectedFeeds'
+    | 'dmLastConversation'
+    | 'dmLastRelation'
+    | 'dvms'
+    | 'usePrimalRelay'
+    | 'nwcList'
+    | 'nwcActive'
+    | 'userProfile'
+    | 'homeSidebarSelection'
+  >
+>;
+
+/** Spec §3 "Server-saved settings record"; unknown keys from the server are kept as they came. */
+export interface AppSettings {
+  theme?: string;
+  feeds?: unknown[];
+  zapDefault?: { amount: number; message: string };
+  zapConfig?: { emoji?: string; amount: number; message: string }[];
+  defaultZapAmount?: number;
+  zapOptions?: number[];
+  notifications?: Record<string, boolean>;
+  applyContentModeration?: boolean;
+  contentModeration?: { name: string; scopes: string[] }[];
+  proxyThroughPrimal?: boolean;
+  animated?: boolean;
+  [key: string]: unknown;
+}
+
+export type FeedList = 'home' | 'reads';
+
+export interface SettingsSnapshot {
+  state: 'idle' | 'loading' | 'ready';
+  settings: AppSettings;
+  homeFeeds: FeedDefinition[];
+  readsFeeds: FeedDefinition[];
+  /** user-nwc sub-settings, as stored. */
+  nwc: unknown;
+  theme: ThemeName;
+  animated: boolean;
+  /** Set after a failed load ('settings-offline') or save ('Failed to save settings'). */
+  warning?: string;
+}
+
+export type LoginState =
+  | 'booting'
+  | 'detecting'
+  | 'pinPrompt'
+  | 'unlocking'
+  | 'signedIn'
+  | 'readOnly'
+  | 'locked'
+  | 'loggedOut'
+  | 'busy';
+
+export interface AccountSnapshot {
+  login: {
+    state: LoginState;
+    pubkey?: string;
+    npub: string;
+    method?: 'extension' | 'local' | 'readonly';
+    /** A PIN-encrypted secret is stored (the PIN prompt can open). */
+    hasPinSecret: boolean;
+    /** The last §8 code or §5 message of a login step. */
+    error?: string;
+  };
+  /** Undefined while no pubkey is known. */
+  account?: AccountRecord;
+  showPremiumReminder: boolean;
+  /** A follow change left fewer than 2 contacts: the repair dialog waits for repairFollows. */
+  followRepair: boolean;
+  settings: SettingsSnapshot;
+}
+
+export type LoginRequest =
+  | { method: 'extension' }
+  | { method: 'nsec'; nsec: string; pin?: string; pinConfirm?: string }
+  | { method: 'npub'; npub: string };
+
+export interface ActionResult {
+  ok: boolean;
+  /** A §8 code, 'ignored', 'no-pubkey', 'follow-repair-cancelled', 'publish-failed' or a §5 message. */
+  code?: string;
+  /** The §5 text to show, when the spec gives one (invalid nsec, PIN rules). */
+  message?: string;
+  reasons?: string[];
+}
+
+export type AccountAction =
+  | { type: 'follow'; pubkey: string }
+  | { type: 'unfollow'; pubkey: string }
+  | { type: 'repairFollows'; confirm: boolean }
+  | { type: 'mute'; pubkey: string; private?: boolean }
+  | { type: 'unmute'; pubkey: string }
+  | { type: 'like'; note: { id: string; pubkey: string; kind: number } }
+  | { type: 'bookmark'; tag: string[] }
+  | { type: 'unbookmark'; tag: string[] }
+  | { type: 'subscribeMuteList'; pubkey: string; relay?: string; petname?: string }
+  | { type: 'unsubscribeMuteList'; pubkey: string }
+  | { type: 'setMuteListFlags'; pubkey: string; content: boolean; trending: boolean }
+  | { type: 'allow'; pubkey: string }
+  | { type: 'disallow'; pubkey: string }
+  | { type: 'publishRelays'; relays: Record<string, RelayFlags> }
+  | { type: 'addEmoji'; emoji: EmojiUse }
+  | { type: 'setDraft'; parent?: string; text: string; userRefs?: Record<string, Profile> }
+  | { type: 'clearDraft'; parent?: string }
+  | { type: 'clearPremiumReminder' }
+  | { type: 'setLocal'; patch: AccountLocalPatch };
+
+export type SettingsAction =
+  | { type: 'setTheme'; theme: ThemeName }
+  | { type: 'setAnimated'; animated: boolean }
+  | { type: 'addFeed'; list: FeedList; feed: FeedDefinition; top?: boolean }
+  | { type: 'removeFeed'; list: FeedList; spec: string }
+  | { type: 'renameFeed'; list: FeedList; spec: string; name: string }
+  | { type: 'enableFeed'; list: FeedList; spec: string; enabled: boolean }
+  | { type: 'moveFeed'; list: FeedList; from: number; to: number }
+  | { type: 'restoreDefaultFeeds'; list: FeedList }
+  | { type: 'restoreDefaultZaps' }
+  | { type: 'updateSettings'; patch: AppSettings }
+  | { type: 'reload' };
+
+/**
+ * A tab's NIP-07 extension, lent to the worker (which cannot see window.nostr). Every method
+ * throws 'Nostr extension not found' when the tab has none.
+ */
+export interface SignerBridge {
+  available(): Promise<boolean>;
+  getPublicKey(): Promise<string>;
+  signEvent(event: UnsignedEvent): Promise<NostrEvent>;
+  nip04Encrypt(pubkey: string, plaintext: string): Promise<string>;
+  nip04Decrypt(pubkey: string, ciphertext: string): Promise<string>;
+  nip44Encrypt(pubkey: string, plaintext: string): Promise<string>;
+  nip44Decrypt(pubkey: string, ciphertext: string): Promise<string>;
 }

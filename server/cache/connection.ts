@@ -8,23 +8,19 @@ import type { NostrEvent, ServerContext } from '../context.ts';
 import { Args, CommandError, isHex64 } from './args.ts';
 import type { CacheObject } from './data.ts';
 import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, Writer, type Filter } from './framing.ts';
-import { netStats } from './netstats.ts';
+import { ASYNC_COMMANDS, AsyncHub, type AsyncSubscription } from './async.ts';
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
 import { COMMANDS, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
 
 const MAX_SUBSCRIPTIONS = 200;
 const COMMAND_BUDGET_MS = 10_000;
 const KIND_PARTIAL_RESPONSE = 10000123;
-/** S §1.5: long-lived subscriptions are walked five times a second. */
-const PUSH_INTERVAL_MS = 200;
 
 class Timeout extends Error {}
 
 interface Subscription {
   filters: Filter[];
   live?: { idsonly: boolean };
-  /** Registered by `net_stats`: pushed on every tick until CLOSE. */
-  netStats?: boolean;
 }
 
 function toText(data: WebSocket.RawData): Buffer {
@@ -50,14 +46,19 @@ class CacheConnection {
   /** Set once we decided to hang up, so nothing more is processed while the close completes. */
   private closing = false;
   private unsubscribeLive?: () => void;
-  private pushTimer?: NodeJS.Timeout;
-  private pushing = false;
+  private readonly asyncSubs: AsyncHub;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly ctx: ServerContext,
   ) {
     this.writer = new Writer(ws);
+    this.asyncSubs = new AsyncHub(
+      (subid, objects, stillActive) => this.pushLater(subid, objects, stillActive),
+      (err) => {
+        if (ctx.config.verbose) console.error('async subscription failed:', err);
+      },
+    );
     // The socket object keeps its net.Socket privately; its local port is the one clients reached.
     const socket = (ws as unknown as { _socket?: { localPort?: number } })._socket;
     this.info.localPort = socket?.localPort;
@@ -90,7 +91,7 @@ class CacheConnection {
     this.ctx.stats.cacheConnections--;
     this.subs.clear();
     this.unsubscribeLive?.();
-    clearInterval(this.pushTimer);
+    this.asyncSubs.clear();
   }
 
   private async handle(text: string): Promise<void> {
@@ -102,9 +103,12 @@ class CacheConnection {
     }
     if (msg.type === 'close') {
       this.subs.delete(msg.subid);
+      this.asyncSubs.remove(msg.subid);
       return;
     }
     const { subid, filters } = msg;
+    // A re-used subid replaces whatever ran under it before (clients do not always CLOSE first).
+    this.asyncSubs.remove(subid);
     this.subs.set(subid, { filters });
     if (this.subs.size > MAX_SUBSCRIPTIONS) {
       this.writer.notice(subid, 'too many subscriptions');
@@ -114,6 +118,7 @@ class CacheConnection {
     }
 
     const objects: CacheObject[] = [];
+    const registered: AsyncSubscription[] = [];
     let handshake = false;
     try {
       for (const filter of filters) {
@@ -125,8 +130,9 @@ class CacheConnection {
             this.setProtocol(parsed.kwargs);
             continue;
           }
-          if (parsed.command === 'net_stats') {
-            this.startNetStats(subid);
+          const asyncCommand = ASYNC_COMMANDS.get(parsed.command);
+          if (asyncCommand) {
+            registered.push(await asyncCommand(new Args(parsed.kwargs), { ctx: this.ctx, conn: this.info }));
             continue;
           }
           objects.push(...(await this.runCommand(parsed.command, parsed.kwargs)));
@@ -138,10 +144,18 @@ class CacheConnection {
         }
       }
     } catch (err) {
+      for (const sub of registered) sub.dispose?.();
       this.writer.notice(subid, this.reason(err));
       this.writer.eose(subid);
       return;
     }
+    if (this.closed) {
+      // The socket went away while the command ran; a timer registered now would never stop.
+      for (const sub of registered) sub.dispose?.();
+      return;
+    }
+    // Real clients send one filter per REQ; should several be async, the last one owns the subid.
+    for (const sub of registered) this.asyncSubs.add(subid, sub);
     // The handshake is acknowledged with a bare text EOSE whatever the mode (S §1.3).
     if (handshake && objects.length === 0) this.writer.eose(subid);
     else this.writer.reply(subid, objects);
@@ -176,32 +190,14 @@ class CacheConnection {
     return 'error';
   }
 
-  private startNetStats(subid: string): void {
-    const sub = this.subs.get(subid);
-    if (sub) sub.netStats = true;
-    this.pushTimer ??= setInterval(() => void this.tick(), PUSH_INTERVAL_MS);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.pushing || this.closed) return;
-    const targets = [...this.subs].filter(([, s]) => s.netStats).map(([id]) => id);
-    if (!targets.length) {
-      clearInterval(this.pushTimer);
-      this.pushTimer = undefined;
-      return;
-    }
-    this.pushing = true;
-    try {
-      const stats = await netStats(this.ctx);
-      // Pushes wait for a reply being written, so they never land between its frames.
-      this.queue = this.queue.then(() => {
-        for (const id of targets) if (this.subs.get(id)?.netStats) this.writer.push(id, stats);
-      }).catch(() => undefined);
-    } catch (err) {
-      if (this.ctx.config.verbose) console.error('net_stats failed:', err);
-    } finally {
-      this.pushing = false;
-    }
+  /** Pushes wait for a reply being written, so they never land between its frames. */
+  private pushLater(subid: string, objects: CacheObject[], stillActive: () => boolean): void {
+    this.queue = this.queue
+      .then(() => {
+        if (this.closed || !stillActive()) return;
+        for (const obj of objects) this.writer.push(subid, obj);
+      })
+      .catch(() => undefined);
   }
 
   private makeLive(subid: string, live: { idsonly: boolean }): void {

@@ -11,6 +11,9 @@ const CHUNK = 500;
 
 export type CacheObject = Record<string, unknown>;
 
+/** A stored event as a reply object: the same JSON, typed for the reply list. */
+export const wire = (events: Iterable<NostrEvent>): CacheObject[] => [...events] as unknown as CacheObject[];
+
 export function sqlMarks(n: number): string {
   return new Array(n).fill('?').join(',');
 }

@@ -65,6 +65,33 @@ export const READS_FEEDS: FeedEntry[] = [
   feed('Minden cikk', { kind: 'reads', minwords: 100 }, 'Minden legalább 100 szavas cikk, a legújabbal kezdve'),
 ];
 
+/** The global filter groups a user can switch on, named as the protocol names them (S §2.1 10000131). */
+export const MODERATION_GROUPS = ['primal_spam', 'primal_nsfw'] as const;
+export type ModerationGroup = (typeof MODERATION_GROUPS)[number];
+
+export interface AdvancedFeed {
+  name: string;
+  description: string;
+  /** A mega_feed_directive spec (JSON string), so advanced_feed and mega_feed_directive both run it. */
+  specification: string;
+}
+
+const advanced = (name: string, query: string, description: string): AdvancedFeed => ({
+  name,
+  description,
+  specification: JSON.stringify({ id: 'advsearch', query }),
+});
+
+/** Ready-made advanced searches for the feed marketplace (10000150). */
+export const ADVANCED_FEEDS: AdvancedFeed[] = [
+  advanced('Képek', 'kind:1 filter:image', 'Képes bejegyzések mindenkitől, a legfrissebbel kezdve'),
+  advanced('Videók', 'kind:1 filter:video', 'Videós bejegyzések mindenkitől'),
+  advanced('Hosszú cikkek', 'kind:30023 minwords:500', 'Legalább 500 szavas cikkek'),
+  advanced('Népszerű a követettjeim körében', 'kind:1 scope:myfollowsinteractions', 'Amire az általad követettek reagáltak'),
+  advanced('Legtöbbet zappolt', 'kind:1 orderby:satszapped', 'Bejegyzések a kapott satok szerint'),
+  advanced('Sok válasz', 'kind:1 minreplies:5 orderby:replies', 'Bejegyzések, amelyek körül beszélgetés alakult ki'),
+];
+
 export function defaultAppSettings(): Record<string, unknown> {
   const notifications: Record<string, boolean> = {};
   for (const t of NOTIFICATION_TYPES) notifications[t] = true;
@@ -87,10 +114,7 @@ export function defaultAppSettings(): Record<string, unknown> {
       only_show_reactions_from_users_i_follow: false,
     },
     applyContentModeration: true,
-    contentModeration: [
-      { name: 'spam', scopes: ['content', 'trending'] },
-      { name: 'nsfw', scopes: ['content', 'trending'] },
-    ],
+    contentModeration: MODERATION_GROUPS.map((name) => ({ name, scopes: ['content', 'trending'] })),
     proxyThroughPrimal: false,
     animated: true,
   };

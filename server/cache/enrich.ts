@@ -5,6 +5,7 @@
 import { verifyEvent } from 'nostr-tools/pure';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { mediaAndLinkMetadata } from '../media/info.ts';
 import {
   actionsOf,
   addressKey,
@@ -12,7 +13,6 @@ import {
   eventsByAddress,
   eventsByIds,
   followerCounts,
-  hiddenFor,
   profilesOf,
   statsByIds,
   tombstones,
@@ -21,6 +21,7 @@ import {
   type Address,
   type CacheObject,
 } from './data.ts';
+import { hiddenFor as moderationHidden, isEventHidden } from '../moderation/hidden.ts';
 import { extractRefs, firstETag } from './refs.ts';
 
 export const K = {
@@ -113,8 +114,9 @@ function embeddedRepostTarget(ev: NostrEvent, target: string): NostrEvent | unde
 export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptions): Promise<Output> {
   const out = opts.out ?? new Output();
   const ordered = orderItems(items, opts.direction);
-  const hidden = await hiddenFor(db, opts.viewer);
-  const isHidden = (ev: NostrEvent) => hidden.pubkeys.has(ev.pubkey) || hidden.ids.has(ev.id);
+  // Mutes, subscribed mute lists and the spam/nsfw groups (server/moderation), for feeds and threads.
+  const hidden = await moderationHidden(db, opts.viewer, 'content');
+  const isHidden = (ev: NostrEvent) => isEventHidden(hidden, ev);
 
   // The importer removes what authors delete, so every stored event is live.
   const primaryEvents = await eventsByIds(db, ordered.map((i) => i.id));
@@ -242,6 +244,11 @@ export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptio
     }
     if (e.kind === 30023) out.push(synthetic(K.WORD_COUNT, { event_id: e.id, words: wordCount(e.content) }));
   }
+
+  // Media and link previews of every emitted note, repost and profile (S §2.2 step 3).
+  const withMedia: NostrEvent[] = [...emitted];
+  for (const pk of emittedProfiles) withMedia.push(profiles.get(pk)!);
+  for (const obj of await mediaAndLinkMetadata(db, withMedia)) out.push(obj);
 
   const scores: Record<string, number> = {};
   for (const pk of emittedProfiles) scores[pk] = followers.get(pk) ?? 0;

@@ -8,6 +8,7 @@ import type { SqlValue } from '../store/db.ts';
 import { Args, CommandError } from './args.ts';
 import type { CacheObject } from './data.ts';
 import type { Filter } from './framing.ts';
+import { plainSearchDelegate } from '../search/shortcut.ts';
 
 const KIND_EVENT_IDS = 10000122;
 
@@ -20,6 +21,8 @@ export interface PlainResult {
 }
 
 export async function runPlainFilter(filter: Filter, ctx: ServerContext): Promise<PlainResult> {
+  const search = plainSearchDelegate(filter);
+  if (search) return { objects: [], delegate: search };
   if (filter.kinds !== undefined || filter.authors !== undefined) {
     throw new CommandError('kinds or authors filter is not supported');
   }

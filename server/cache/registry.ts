@@ -5,12 +5,27 @@
 import type { ServerContext } from '../context.ts';
 import type { Args } from './args.ts';
 import type { CacheObject } from './data.ts';
+import { dmCommands } from './commands/dms.ts';
+import { leaderboardCommands } from './commands/leaderboards.ts';
+import { liveCommands } from './commands/live.ts';
 import { feedCommands } from './commands/feeds.ts';
 import { listCommands } from './commands/lists.ts';
+import { mediaCommands } from './commands/media.ts';
+import { catalogueCommands } from './commands/catalogue.ts';
+import { moderationCommands } from './commands/moderation.ts';
+import { notificationCommands } from './commands/notifications.ts';
 import { scoredCommands } from './commands/scored.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { threadCommands } from './commands/thread.ts';
 import { userCommands } from './commands/users.ts';
+import { searchCommands } from './commands/search.ts';
+import { actionCommands } from './commands/actions.ts';
+import { exploreCommands } from './commands/explore.ts';
+import { explorePeopleCommands } from './commands/explore-people.ts';
+import { highlightCommands } from './commands/highlights.ts';
+import { profileCommands } from './commands/profile.ts';
+import { readsCommands } from './commands/reads.ts';
+import { zapCommands } from './commands/zaps.ts';
 
 /** What a command may know about the connection it runs on. */
 export interface ConnectionInfo {
@@ -34,6 +49,21 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ...scoredCommands,
   ...threadCommands,
   ...listCommands,
+  ...catalogueCommands,
+  ...mediaCommands,
+  ...moderationCommands,
+  ...notificationCommands,
+  ...dmCommands,
+  ...searchCommands,
+  ...exploreCommands,
+  ...explorePeopleCommands,
+  ...profileCommands,
+  ...readsCommands,
+  ...highlightCommands,
+  ...actionCommands,
+  ...zapCommands,
+  ...liveCommands,
+  ...leaderboardCommands,
 ]);
 
 /** Commands whose overrun is reported as a partial page rather than an error (S §1.2). */

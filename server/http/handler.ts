@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
+import { handleServices, initServices } from './services.ts';
 import { createStaticServer } from './static.ts';
 
 export const APP_NAME = 'strucc';
@@ -52,40 +53,6 @@ async function nostrJson(ctx: ServerContext, url: URL, res: ServerResponse): Pro
   json(res, 200, { names: {} }, cors);
 }
 
-const SIZES = new Set(['s', 'm', 'l', 'o']);
-
-/** The client's image proxy URL: demo media is drawn locally, anything else is sent to its origin. */
-async function mediaCache(ctx: ServerContext, url: URL, res: ServerResponse): Promise<void> {
-  const u = url.searchParams.get('u');
-  let target: URL;
-  try {
-    if (!u) throw new Error('missing');
-    target = new URL(u);
-  } catch {
-    return text(res, 400, 'Hibás vagy hiányzó u paraméter');
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return text(res, 400, 'Csak http(s) URL adható meg');
-  const s = url.searchParams.get('s') ?? 'o';
-  const size = (SIZES.has(s) ? s : 'o') as 's' | 'm' | 'l' | 'o';
-  if (target.hostname.toLowerCase() === ctx.config.mediaDomain.toLowerCase()) {
-    // The demo renderer is loaded on first use only; servers without demo media never pay for it.
-    const { renderDemoMedia } = await import('../demo/media.ts');
-    const media = renderDemoMedia(target.pathname, size);
-    if (!media) return text(res, 404, 'Nem található');
-    res.writeHead(200, {
-      'Content-Type': media.contentType,
-      'Content-Length': Buffer.byteLength(media.body),
-      // Demo media is a pure function of its URL.
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'Access-Control-Allow-Origin': '*',
-    });
-    res.end(media.body);
-    return;
-  }
-  res.writeHead(302, { Location: target.href, 'Cache-Control': 'no-store' });
-  res.end();
-}
-
 async function status(ctx: ServerContext, res: ServerResponse): Promise<void> {
   const row = await ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events');
   json(res, 200, {
@@ -134,11 +101,14 @@ function logAccess(req: IncomingMessage, res: ServerResponse): void {
 /** The one HTTP handler: API and NIP-05/media endpoints first, then the built client. */
 export function createHttpHandler(ctx: ServerContext): Handler {
   const statics = createStaticServer(ctx.config.distDir);
+  initServices(ctx);
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // Media cache, link previews, Blossom, POST /api and LNURL-pay (server/http/services.ts).
+    if (await handleServices(ctx, req, res, url)) return;
     if (method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Origin': '*',
@@ -153,7 +123,6 @@ export function createHttpHandler(ctx: ServerContext): Handler {
       return text(res, 405, 'Nem támogatott metódus');
     }
     if (path === '/.well-known/nostr.json') return nostrJson(ctx, url, res);
-    if (path === '/media-cache') return mediaCache(ctx, url, res);
     if (path === '/api/status') return status(ctx, res);
     if (path === '/api/info') {
       return json(res, 200, { name: APP_NAME, version: APP_VERSION, nip05Domain: ctx.config.nip05Domain, mediaDomain: ctx.config.mediaDomain });

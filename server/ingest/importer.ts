@@ -1,22 +1,26 @@
 import type { EventEmitter } from 'node:events';
-import { getEventHash } from 'nostr-tools/pure';
 import type { ImportResult, Importer, NostrEvent } from '../context.ts';
 import type { Database } from '../store/db.ts';
 import { applyEvent } from './apply.ts';
 import { isAcceptedKind } from './kinds.ts';
-import { initVerifier, MAX_EVENT_CHARS, validateShape, verifySignature } from './verify.ts';
+import { inThreadVerifier, type Verifier } from './verify-pool.ts';
+import { MAX_EVENT_CHARS, VERIFY_BAD_ID, VERIFY_BAD_SIG, VERIFY_OK, validateShape, type VerifyCode } from './verify.ts';
 
 /** How far in the future created_at may be (S §5.2 step 4). */
 export const MAX_FUTURE_SECONDS = 300;
 const DEDUPE_CACHE_SIZE = 200_000;
 const DB_LOOKUP_CHUNK = 500;
-/** Signature checks are synchronous; yielding this often keeps other sockets answered during a big import. */
-const VERIFY_SLICE = 256;
+/** Events per verify request: the pool checks later chunks while earlier ones are written. */
+const VERIFY_CHUNK = 250;
+/** Events per write transaction (the relay, upstream and seed batches are 1000, so usually one per call). */
+const TX_EVENTS = 2000;
 
 export interface ImporterDeps {
   db: Database;
   live: EventEmitter;
   now(): number;
+  /** Signature checks; the verify pool in the server, in-thread when absent. */
+  verifier?: Verifier;
 }
 
 /** Ids already stored, most recent last; a Map keeps insertion order, which makes it an LRU. */
@@ -51,14 +55,15 @@ function result(id: string, ok: boolean, reason: string): ImportResult {
 /**
  * The one ingestion path for relays, the cache endpoint's import_events and the demo seed.
  * Checks run in the order of protocol S §5.2; the cheap id dedupe comes before the costly
- * signature check, and everything that survives is applied in one transaction per batch.
+ * signature check (done by the verify pool when the server has one), and everything that survives
+ * is applied in input order, in one transaction per call (per TX_EVENTS events for bigger calls).
  */
 export function createImporter(deps: ImporterDeps): Importer {
   const seen = new IdCache(DEDUPE_CACHE_SIZE);
+  const verifier = deps.verifier ?? inThreadVerifier();
 
   async function importEvents(events: unknown[], _source?: string): Promise<ImportResult[]> {
     if (!Array.isArray(events)) return [];
-    await initVerifier();
     const now = deps.now();
     const results: ImportResult[] = new Array(events.length);
     const pending: { index: number; event: NostrEvent }[] = [];
@@ -96,62 +101,100 @@ export function createImporter(deps: ImporterDeps): Importer {
       for (const row of rows) stored.add(row.id);
     }
 
-    const accepted: { index: number; event: NostrEvent }[] = [];
-    const verifiedInBatch = new Set<string>();
-    let verified = 0;
-    for (const p of pending) {
-      const { event } = p;
-      if (++verified % VERIFY_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      if (stored.has(event.id) || verifiedInBatch.has(event.id)) {
+    // Dedupe before verify (S §5.2 step 2): stored ids never reach the verifier, and an id+sig pair
+    // repeated within the call is checked once. Every chunk's check is started now, so the workers
+    // verify ahead while earlier chunks are written.
+    const toVerify: NostrEvent[] = [];
+    const slotOf = new Map<string, number>();
+    const slots: number[] = new Array(pending.length).fill(-1);
+    pending.forEach((p, k) => {
+      if (stored.has(p.event.id)) return;
+      const key = p.event.id + p.event.sig;
+      let slot = slotOf.get(key);
+      if (slot === undefined) {
+        slot = toVerify.length;
+        slotOf.set(key, slot);
+        toVerify.push(p.event);
+      }
+      slots[k] = slot;
+    });
+    const checks: Promise<VerifyCode[]>[] = [];
+    for (let i = 0; i < toVerify.length; i += VERIFY_CHUNK) {
+      const part = toVerify.slice(i, i + VERIFY_CHUNK);
+      // A verifier that cannot run must reject, never wave events through.
+      checks.push(verifier.verify(part).catch(() => part.map((): VerifyCode => VERIFY_BAD_SIG)));
+    }
+    const codes: VerifyCode[][] = [];
+    const acceptedIds = new Set<string>();
+
+    /** The checks after dedupe, in S §5.2 order; null when the event may be written. */
+    const check = async (k: number): Promise<ImportResult | null> => {
+      const { event } = pending[k];
+      if (stored.has(event.id) || acceptedIds.has(event.id)) {
         seen.add(event.id);
-        results[p.index] = result(event.id, true, 'duplicate: already have this event');
-        continue;
+        return result(event.id, true, 'duplicate: already have this event');
       }
-      if (!verifySignature(event)) {
-        const badId = getEventHash(event) !== event.id;
-        results[p.index] = result(event.id, false, badId ? 'invalid: event id does not match its content' : 'invalid: bad signature');
-        continue;
+      const slot = slots[k];
+      const chunk = Math.floor(slot / VERIFY_CHUNK);
+      if (!codes[chunk]) {
+        // Waiting for the workers (or a yield when they are already done) lets other sockets in between chunks.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        codes[chunk] = await checks[chunk];
       }
-      verifiedInBatch.add(event.id);
-      if (event.created_at > now + MAX_FUTURE_SECONDS) {
-        results[p.index] = result(event.id, false, 'invalid: created_at is too far in the future');
-        continue;
+      const code = codes[chunk][slot - chunk * VERIFY_CHUNK];
+      if (code !== VERIFY_OK) {
+        return result(event.id, false, code === VERIFY_BAD_ID ? 'invalid: event id does not match its content' : 'invalid: bad signature');
       }
-      if (!isAcceptedKind(event.kind)) {
-        results[p.index] = result(event.id, false, `blocked: kind ${event.kind} is not accepted`);
-        continue;
-      }
-      accepted.push(p);
-    }
-    if (accepted.length === 0) return results;
+      acceptedIds.add(event.id);
+      if (event.created_at > now + MAX_FUTURE_SECONDS) return result(event.id, false, 'invalid: created_at is too far in the future');
+      if (!isAcceptedKind(event.kind)) return result(event.id, false, `blocked: kind ${event.kind} is not accepted`);
+      return null;
+    };
 
-    const visible: NostrEvent[] = [];
     const removed: string[] = [];
-    try {
-      await deps.db.transaction(async (tx) => {
-        for (const { index, event } of accepted) {
-          // A savepoint per event: one event's failure must not cost the rest of the batch
-          // (and PostgreSQL refuses every later statement in a transaction after an error).
-          await tx.run('SAVEPOINT import_event');
-          try {
-            const outcome = await applyEvent(tx, event, now);
-            await tx.run('RELEASE SAVEPOINT import_event');
-            results[index] = result(event.id, outcome.ok, outcome.reason);
-            if (outcome.visible) visible.push(event);
-            removed.push(...outcome.deleted);
-          } catch (err) {
-            await tx.run('ROLLBACK TO SAVEPOINT import_event');
-            await tx.run('RELEASE SAVEPOINT import_event');
-            results[index] = result(event.id, false, `error: ${(err as Error).message}`);
+    const visible: NostrEvent[] = [];
+    for (let g = 0; g < pending.length; g += TX_EVENTS) {
+      const end = Math.min(pending.length, g + TX_EVENTS);
+      const written: number[] = [];
+      const groupVisible: NostrEvent[] = [];
+      const groupRemoved: string[] = [];
+      try {
+        // One transaction for the group: commits cost far more than statements, since every index page an
+        // event touches is written to the WAL again at each commit. Later chunks verify while earlier ones are written.
+        await deps.db.transaction(async (tx) => {
+          for (let k = g; k < end; k++) {
+            const { index, event } = pending[k];
+            const refused = await check(k);
+            if (refused) {
+              results[index] = refused;
+              continue;
+            }
+            written.push(index);
+            // A savepoint per event: one event's failure must not cost the rest of the batch
+            // (and PostgreSQL refuses every later statement in a transaction after an error).
+            await tx.run('SAVEPOINT import_event');
+            try {
+              const outcome = await applyEvent(tx, event, now);
+              await tx.run('RELEASE SAVEPOINT import_event');
+              results[index] = result(event.id, outcome.ok, outcome.reason);
+              if (outcome.visible) groupVisible.push(event);
+              groupRemoved.push(...outcome.deleted);
+            } catch (err) {
+              await tx.run('ROLLBACK TO SAVEPOINT import_event');
+              await tx.run('RELEASE SAVEPOINT import_event');
+              results[index] = result(event.id, false, `error: ${(err as Error).message}`);
+            }
           }
-        }
-      });
-    } catch (err) {
-      for (const { index, event } of accepted) results[index] = result(event.id, false, `error: ${(err as Error).message}`);
-      return results;
+        });
+      } catch (err) {
+        for (const index of written) results[index] = result(results[index]?.id ?? idOf(events[index]), false, `error: ${(err as Error).message}`);
+        continue;
+      }
+      for (const index of written) if (results[index].ok) seen.add(results[index].id);
+      visible.push(...groupVisible);
+      removed.push(...groupRemoved);
     }
 
-    for (const { index, event } of accepted) if (results[index].ok) seen.add(event.id);
     for (const id of removed) seen.delete(id);
     const gone = new Set(removed);
     for (const event of visible) {

@@ -1,5 +1,13 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { followersIndexer } from './index-followers.ts';
+import { hashtagsIndexer } from './index-hashtags.ts';
+import { readsIndexer } from './index-reads.ts';
+import { searchIndexer } from './index-search.ts';
+import { mediaIndexer } from './index-media.ts';
+import { dmIndexer } from './index-dms.ts';
+import { notificationIndexer } from './index-notifications.ts';
+import { moderationIndexer } from '../moderation/hidden.ts';
 
 /**
  * Derived data that features keep beside the core tables (search index, notifications,
@@ -15,4 +23,4 @@ export interface Indexer {
 }
 
 /** Each feature appends its indexer here. */
-export const INDEXERS: Indexer[] = [];
+export const INDEXERS: Indexer[] = [moderationIndexer, mediaIndexer, notificationIndexer, dmIndexer, hashtagsIndexer, followersIndexer, readsIndexer, searchIndexer];

@@ -96,6 +96,112 @@ export const SCHEMA: string[] = [
 
   // Per upstream relay, where the firehose left off.
   `CREATE TABLE IF NOT EXISTS relay_cursors (url TEXT PRIMARY KEY, since BIGINT NOT NULL)`,
+
+  // Notifications (S §3.8), stored ready to send: content is the notification JSON with its id.
+  // source_id is the event that caused it, so a deletion can take it back and live pushes find it.
+  `CREATE TABLE IF NOT EXISTS notifications (
+     pubkey TEXT NOT NULL, id TEXT NOT NULL, created_at BIGINT NOT NULL, type INTEGER NOT NULL,
+     source_id TEXT NOT NULL, content TEXT NOT NULL, PRIMARY KEY (pubkey, id))`,
+  `CREATE INDEX IF NOT EXISTS notifications_user_time ON notifications (pubkey, created_at)`,
+  `CREATE INDEX IF NOT EXISTS notifications_user_type_time ON notifications (pubkey, type, created_at)`,
+  `CREATE INDEX IF NOT EXISTS notifications_source ON notifications (source_id)`,
+  `CREATE TABLE IF NOT EXISTS notification_counts (
+     pubkey TEXT NOT NULL, type INTEGER NOT NULL, cnt BIGINT NOT NULL, PRIMARY KEY (pubkey, type))`,
+  `CREATE TABLE IF NOT EXISTS notifications_seen (pubkey TEXT PRIMARY KEY, seen_until BIGINT NOT NULL)`,
+
+  // NIP-04 direct messages (S §3.6). pair is the two pubkeys sorted and joined, so a conversation
+  // in both directions is one index range.
+  `CREATE TABLE IF NOT EXISTS dm_messages (
+     event_id TEXT PRIMARY KEY, sender TEXT NOT NULL, receiver TEXT NOT NULL, pair TEXT NOT NULL, created_at BIGINT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS dm_messages_pair_time ON dm_messages (pair, created_at)`,
+  // One row per (owner, peer) for every conversation either side started; cnt is the owner's unread
+  // count from that peer. peer '' is the owner's total (PostgreSQL keys cannot hold NULL).
+  `CREATE TABLE IF NOT EXISTS dm_threads (
+     owner TEXT NOT NULL, peer TEXT NOT NULL, cnt BIGINT NOT NULL, latest_at BIGINT NOT NULL, latest_event_id TEXT NOT NULL,
+     PRIMARY KEY (owner, peer))`,
+  `CREATE INDEX IF NOT EXISTS dm_threads_owner_time ON dm_threads (owner, latest_at)`,
+
+  // Media and link URLs per event (server/ingest/index-media.ts). A URL is only fetched by the media
+  // cache when some stored event uses it, so the server cannot be turned into an open proxy.
+  `CREATE TABLE IF NOT EXISTS event_media (event_id TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (event_id, url))`,
+  `CREATE INDEX IF NOT EXISTS event_media_url ON event_media (url)`,
+  `CREATE TABLE IF NOT EXISTS event_links (event_id TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (event_id, url))`,
+  `CREATE INDEX IF NOT EXISTS event_links_url ON event_links (url)`,
+  // What is known about a media URL: dimensions for the 10000119 variants, and the original's hash on disk.
+  // status: ok | failed (failed rows are retried after a while).
+  `CREATE TABLE IF NOT EXISTS media (
+     url TEXT PRIMARY KEY, status TEXT NOT NULL, mimetype TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,
+     animated INTEGER NOT NULL, size BIGINT NOT NULL, sha256 TEXT NOT NULL, updated_at BIGINT NOT NULL)`,
+  // Link previews (GET /link-preview and 10000128).
+  `CREATE TABLE IF NOT EXISTS preview (
+     url TEXT PRIMARY KEY, mimetype TEXT NOT NULL, md_title TEXT NOT NULL, md_description TEXT NOT NULL,
+     md_image TEXT NOT NULL, icon_url TEXT NOT NULL, ok INTEGER NOT NULL, fetched_at BIGINT NOT NULL)`,
+  // Blossom blobs by sha256, and who uploaded each (a blob is removed when its last owner deletes it).
+  `CREATE TABLE IF NOT EXISTS blobs (sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, type TEXT NOT NULL, created_at BIGINT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS blob_owners (
+     sha256 TEXT NOT NULL, pubkey TEXT NOT NULL, uploaded BIGINT NOT NULL, PRIMARY KEY (sha256, pubkey))`,
+  `CREATE INDEX IF NOT EXISTS blob_owners_pubkey ON blob_owners (pubkey, uploaded)`,
+
+  // Hashtag uses of notes, lowercased (server/ingest/index-hashtags.ts). weight is the author's followers per
+  // post at import, so trending_hashtags can rank by it without recounting.
+  `CREATE TABLE IF NOT EXISTS hashtag_uses (
+     event_id TEXT NOT NULL, hashtag TEXT NOT NULL, created_at BIGINT NOT NULL, weight DOUBLE PRECISION NOT NULL,
+     PRIMARY KEY (event_id, hashtag))`,
+  `CREATE INDEX IF NOT EXISTS hashtag_uses_time ON hashtag_uses (created_at)`,
+  // Follower gain per account and UTC day from contact-list diffs (server/ingest/index-followers.ts);
+  // cnt is the follower count after that day's latest change.
+  `CREATE TABLE IF NOT EXISTS follower_days (
+     pubkey TEXT NOT NULL, day BIGINT NOT NULL, increase BIGINT NOT NULL, cnt BIGINT NOT NULL, PRIMARY KEY (pubkey, day))`,
+  `CREATE INDEX IF NOT EXISTS follower_days_day ON follower_days (day, pubkey)`,
+  // Current version of each long-form article with its sort key and length, and its topics
+  // (server/ingest/index-reads.ts); the reads feeds page over these.
+  `CREATE TABLE IF NOT EXISTS articles (
+     pubkey TEXT NOT NULL, d TEXT NOT NULL, event_id TEXT NOT NULL, created_at BIGINT NOT NULL,
+     published_at BIGINT NOT NULL, words BIGINT NOT NULL, PRIMARY KEY (pubkey, d))`,
+  `CREATE INDEX IF NOT EXISTS articles_published ON articles (published_at)`,
+  `CREATE INDEX IF NOT EXISTS articles_author ON articles (pubkey, published_at)`,
+  `CREATE INDEX IF NOT EXISTS articles_event ON articles (event_id)`,
+  `CREATE TABLE IF NOT EXISTS article_topics (
+     pubkey TEXT NOT NULL, d TEXT NOT NULL, topic TEXT NOT NULL, published_at BIGINT NOT NULL, PRIMARY KEY (pubkey, d, topic))`,
+  `CREATE INDEX IF NOT EXISTS article_topics_topic ON article_topics (topic, published_at)`,
+  // Zap lists ranked by amount per receiver (user_zaps_by_satszapped) and explore_zaps' time window.
+  `CREATE INDEX IF NOT EXISTS zaps_receiver_amount ON zaps (receiver, amount_sats)`,
+  `CREATE INDEX IF NOT EXISTS zaps_time ON zaps (created_at)`,
+  // report_user / report_note (S §3.10): one row per reporter and target, the latest report winning.
+  // target_type is pubkey | event; reason is the signed event's content, kept for the operator.
+  `CREATE TABLE IF NOT EXISTS reports (
+     reporter TEXT NOT NULL, target_type TEXT NOT NULL, target TEXT NOT NULL, reason TEXT NOT NULL,
+     event_id TEXT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (reporter, target_type, target))`,
+  `CREATE INDEX IF NOT EXISTS reports_target ON reports (target_type, target)`,
+  // set_last_time_user_was_online: the latest time each user said they were online.
+  `CREATE TABLE IF NOT EXISTS user_last_online (pubkey TEXT PRIMARY KEY, online_at BIGINT NOT NULL)`,
+
+  // Full-text search (server/search): one search_docs row per indexed event with its filter
+  // columns, its folded terms by position (phrases are adjacent positions; prefixes are
+  // `term >= ? AND term < ?` ranges on the primary key), its folded hashtags, and the name
+  // terms of each user's current kind 0. address ties a replaceable version to its successor.
+  `CREATE TABLE IF NOT EXISTS search_docs (
+     event_id TEXT PRIMARY KEY, pubkey TEXT NOT NULL, kind INTEGER NOT NULL, created_at BIGINT NOT NULL,
+     address TEXT NOT NULL DEFAULT '', is_reply INTEGER NOT NULL DEFAULT 0, parent_id TEXT,
+     chars INTEGER NOT NULL DEFAULT 0, words INTEGER NOT NULL DEFAULT 0, long_reply INTEGER NOT NULL DEFAULT 0,
+     long_replies INTEGER NOT NULL DEFAULT 0, has_image INTEGER NOT NULL DEFAULT 0, has_video INTEGER NOT NULL DEFAULT 0,
+     has_audio INTEGER NOT NULL DEFAULT 0, has_url INTEGER NOT NULL DEFAULT 0, has_summary INTEGER NOT NULL DEFAULT 0,
+     terms TEXT NOT NULL DEFAULT '')`,
+  `CREATE INDEX IF NOT EXISTS search_docs_kind_time ON search_docs (kind, created_at)`,
+  `CREATE INDEX IF NOT EXISTS search_docs_author_time ON search_docs (pubkey, created_at)`,
+  // No index by event on terms and hashtags: search_docs.terms lists a document's distinct terms
+  // and #hashtags, so removing it is primary-key deletes and each import updates fewer indexes.
+  `CREATE TABLE IF NOT EXISTS search_terms (
+     term TEXT NOT NULL, event_id TEXT NOT NULL, pos INTEGER NOT NULL, PRIMARY KEY (term, event_id, pos))`,
+  `CREATE TABLE IF NOT EXISTS search_hashtags (
+     tag TEXT NOT NULL, event_id TEXT NOT NULL, kind INTEGER NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (tag, event_id))`,
+  `CREATE TABLE IF NOT EXISTS search_user_terms (term TEXT NOT NULL, pubkey TEXT NOT NULL, PRIMARY KEY (term, pubkey))`,
+  `CREATE INDEX IF NOT EXISTS search_user_terms_pubkey ON search_user_terms (pubkey)`,
+  // Premium and legend memberships, kept by the membership service; the leaderboards read them.
+  `CREATE TABLE IF NOT EXISTS memberships (
+     pubkey TEXT PRIMARY KEY, tier TEXT NOT NULL DEFAULT 'none', name TEXT, premium_since BIGINT, legend_since BIGINT,
+     expires_on BIGINT, donated_sats BIGINT NOT NULL DEFAULT 0, last_donation BIGINT)`,
+  `CREATE INDEX IF NOT EXISTS memberships_tier ON memberships (tier)`,
 ];
 
 // Its own table rather than a meta row, so meta stays free for whatever the rest of the server keeps there.

@@ -35,8 +35,8 @@ describe('framing', () => {
     expect(s.zapDefault).toEqual({ amount: 42, message: 'Haladjunk együtt! 🫡' });
     expect((s.notifications as Record<string, boolean>).YOUR_POST_WAS_ZAPPED).toBe(true);
     expect(s.contentModeration).toEqual([
-      { name: 'spam', scopes: ['content', 'trending'] },
-      { name: 'nsfw', scopes: ['content', 'trending'] },
+      { name: 'primal_spam', scopes: ['content', 'trending'] },
+      { name: 'primal_nsfw', scopes: ['content', 'trending'] },
     ]);
   });
 

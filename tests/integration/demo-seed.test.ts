@@ -14,7 +14,7 @@ function context(): ServerContext {
   return {
     config: {
       host: '127.0.0.1', port: 0, dataDir: '', distDir: '', upstreamRelays: [], demo: true, demoScale: 0.03,
-      nip05Domain: 'strucc.test', mediaDomain: 'media.strucc.test', verbose: false, accessLog: false, databaseUrl: '',
+      nip05Domain: 'strucc.test', mediaDomain: 'media.strucc.test', verbose: false, accessLog: false, databaseUrl: '', operatorPubkey: '',
     },
     db, live, now,
     importer: createImporter({ db, live, now }),

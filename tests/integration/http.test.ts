@@ -116,7 +116,8 @@ describe('NIP-05 and media endpoints', () => {
 
   it('draws demo media for URLs on the media domain', async () => {
     const u = encodeURIComponent('https://media.strucc.test/img/1.svg');
-    const res = await get(server.url, `/media-cache?s=s&a=0&u=${u}`);
+    // The original is the SVG itself; resized sizes are WebP (tests/integration/media.test.ts).
+    const res = await get(server.url, `/media-cache?s=o&a=0&u=${u}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.headers['cache-control']).toContain('max-age=31536000');

@@ -16,6 +16,7 @@ describe('readConfig', () => {
       verbose: false,
       accessLog: false,
       databaseUrl: '',
+      operatorPubkey: '',
     });
   });
 

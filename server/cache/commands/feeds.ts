@@ -1,11 +1,14 @@
 /** `feed` and `mega_feed_directive` (S §3.1). */
 import type { Queryable, SqlValue } from '../../store/db.ts';
 import { Args, CommandError } from '../args.ts';
-import { eventsByAddress, eventsByIds, replaceableOf, wordCount, type CacheObject } from '../data.ts';
+import { eventsByAddress, eventsByIds, replaceableOf, type CacheObject } from '../data.ts';
 import { enrich, range, type FeedItem } from '../enrich.ts';
 import { parseAddress } from '../refs.ts';
 import type { Command, CommandEnv } from '../registry.ts';
+import { exploreSpecFeed } from './explore.ts';
+import { readsSpecFeed } from './reads.ts';
 import { clampHours, latestItems, rankedItems } from './scored.ts';
+import { runSearchSpec } from './search.ts';
 
 export const NOTES_TYPES = ['follows', 'authored', 'replies', 'bookmarks', 'user_media_thumbnails'] as const;
 type NotesType = (typeof NOTES_TYPES)[number];
@@ -124,46 +127,6 @@ const feed: Command = async (args, { ctx }) => {
   return feedBundle(ctx.db, q, args.optHex('user_pubkey'));
 };
 
-/** Articles (current versions only), newest first; `minwords` is checked on the text, so read ahead. */
-async function readsItems(db: Queryable, author: string | undefined, follows: string | undefined, minwords: number, p: Page) {
-  const params: SqlValue[] = [];
-  let where = `p.kind = 30023 AND r.kind = 30023`;
-  let join = '';
-  if (follows) {
-    join = 'JOIN follows f ON f.follows = p.pubkey';
-    where += ' AND f.pubkey = ?';
-    params.push(follows);
-  }
-  if (author) {
-    where += ' AND p.pubkey = ?';
-    params.push(author);
-  }
-  where += timeBounds('p.created_at', p, params);
-  const dir = direction(p);
-  const out: FeedItem[] = [];
-  let skip = p.offset;
-  const batch = 200;
-  // A hard ceiling keeps a filter that almost nothing passes from scanning the whole table.
-  for (let scanned = 0; out.length < p.limit && scanned < 5000; scanned += batch) {
-    const rows = await db.all<{ id: string; k: number | string; content: string }>(
-      `SELECT p.event_id AS id, p.created_at AS k, e.content AS content FROM posts p
-       JOIN replaceable r ON r.event_id = p.event_id JOIN events e ON e.id = p.event_id ${join}
-       WHERE ${where} ORDER BY p.created_at ${dir}, p.event_id ${dir} LIMIT ? OFFSET ?`,
-      [...params, batch, scanned],
-    );
-    for (const r of rows) {
-      if (minwords > 0 && wordCount(r.content) < minwords) continue;
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      if (out.length < p.limit) out.push({ id: r.id, key: Number(r.k) });
-    }
-    if (rows.length < batch) break;
-  }
-  return out;
-}
-
 function parseSpec(raw: unknown): Record<string, unknown> {
   if (typeof raw !== 'string') throw new CommandError('invalid spec format');
   let spec: unknown;
@@ -179,6 +142,8 @@ function parseSpec(raw: unknown): Record<string, unknown> {
 const megaFeedDirective: Command = async (args, env: CommandEnv) => {
   const { ctx } = env;
   const spec = parseSpec(args.raw.spec);
+  const searched = runSearchSpec(spec, args, env);
+  if (searched) return searched;
   const s = new Args(spec);
   const viewer = args.optHex('user_pubkey');
   const page = readPage(args, 20);
@@ -187,13 +152,11 @@ const megaFeedDirective: Command = async (args, env: CommandEnv) => {
     (await enrich(ctx.db, items, { viewer, orderBy })).objects;
 
   if (spec.kind === 'reads' || spec.id === 'reads-feed') {
-    const minwords = s.int('minwords', 100);
-    const scope = s.optStr('scope');
-    if (scope === 'follows' && !viewer) return [range('created_at', [])];
-    if (scope !== undefined && scope !== 'follows') return [range('created_at', [])];
-    const author = s.optHex('pubkey');
-    return bundle(await readsItems(ctx.db, author, scope === 'follows' ? viewer : undefined, minwords, page), 'created_at');
+    const reads = await readsSpecFeed(args, spec, env);
+    if (reads) return reads;
   }
+  const explored = await exploreSpecFeed(String(spec.id), args, spec, env);
+  if (explored) return explored;
 
   switch (spec.id) {
     case 'latest':

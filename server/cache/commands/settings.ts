@@ -1,8 +1,19 @@
-/** Static and configuration commands (S §3.9). */
-import { CommandError } from '../args.ts';
+/** Settings, configuration and static data (S §3.9). */
+import type { NostrEvent } from '../../context.ts';
+import { invalidateModeration } from '../../moderation/hidden.ts';
+import {
+  parseSettingsContent,
+  saveSettingsEvent,
+  storedSettingsEvent,
+  type StoredSettingsEvent,
+} from '../../moderation/settings-store.ts';
+import { CommandError, type Args } from '../args.ts';
 import { APP_RELEASES, defaultAppSettings, HOME_FEEDS, READS_FEEDS } from '../defaults.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command, CommandEnv } from '../registry.ts';
+import { verifyUserEvent } from '../signed.ts';
+
+export { getUserSettings } from '../../moderation/settings-store.ts';
 
 const KIND_APP_SETTINGS_DEFAULT = 10000103;
 const KIND_DEFAULT_RELAYS = 10000124;
@@ -10,22 +21,69 @@ const KIND_APP_RELEASES = 10000138;
 const KIND_READS_FEEDS = 10000152;
 const KIND_HOME_FEEDS = 10000153;
 const KIND_APP_SUBSETTINGS = 10000155;
+/** NIP-78 application data: what clients sign for settings and for every private request. */
+export const KIND_APP_DATA = 30078;
+const DEFAULT_CLIENT = 'Primal-Web App';
+
+/**
+ * The signed event in `field`, verified (signature, kind, not from the future). Commands act
+ * for its pubkey only, whatever else the request says.
+ */
+export async function requireUserEvent(args: Args, env: CommandEnv, field = 'event_from_user', kinds = [KIND_APP_DATA]): Promise<NostrEvent> {
+  const verified = await verifyUserEvent(args.raw[field], { kinds, now: env.ctx.now() });
+  if (typeof verified === 'string') throw new CommandError(field === 'event_from_user' ? verified : verified.replace('event_from_user', field));
+  return verified;
+}
+
+/** The JSON object in a signed event's content. */
+export function jsonContent(ev: NostrEvent, what: string): Record<string, unknown> {
+  const parsed = parseSettingsContent(ev.content);
+  if (!parsed) throw new CommandError(`invalid ${what}: content must be a JSON object`);
+  return parsed;
+}
 
 const getDefaultAppSettings: Command = async (args) => {
-  const client = args.str('client', 'Primal-Web App');
+  const client = args.str('client', DEFAULT_CLIENT);
   return [{ kind: KIND_APP_SETTINGS_DEFAULT, tags: [['d', client]], content: JSON.stringify(defaultAppSettings()) }];
 };
 
-/** Our own relay first: with no internet it is the one relay every client can reach. */
-export function defaultRelays({ ctx, conn }: CommandEnv): string[] {
-  const { host, port, upstreamRelays } = ctx.config;
-  const reachableHost = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const realPort = port || conn.localPort;
-  const urls: string[] = [];
-  if (realPort) urls.push(`ws://${reachableHost}:${realPort}/relay`);
-  for (const u of upstreamRelays) if (!urls.includes(u)) urls.push(u);
-  return urls;
-}
+/** S §3.9: with nothing stored, the defaults are stored for the user and returned as a 10000103. */
+const getAppSettings: Command = async (args, env) => {
+  const ev = await requireUserEvent(args, env);
+  const stored = await storedSettingsEvent(env.ctx.db, ev.pubkey);
+  if (stored) return [stored];
+  const client = ev.tags.find((t) => t[0] === 'd' && typeof t[1] === 'string' && t[1])?.[1] ?? DEFAULT_CLIENT;
+  const defaults: StoredSettingsEvent = {
+    id: '0'.repeat(64),
+    pubkey: '0'.repeat(64),
+    sig: '0'.repeat(128),
+    kind: KIND_APP_SETTINGS_DEFAULT,
+    created_at: env.ctx.now(),
+    tags: [['d', client]],
+    content: JSON.stringify(defaultAppSettings()),
+  };
+  await saveSettingsEvent(env.ctx.db, ev.pubkey, defaults, env.ctx.now());
+  invalidateModeration(ev.pubkey);
+  return [defaults];
+};
+
+const getAppSettings2: Command = async (args, env) => {
+  const ev = await requireUserEvent(args, env);
+  const stored = await storedSettingsEvent(env.ctx.db, ev.pubkey);
+  return stored ? [stored] : [];
+};
+
+/** Keys of the stored content that the new content lacks are kept (S §3.9), so older clients cannot drop newer settings. */
+const setAppSettings: Command = async (args, env) => {
+  const ev = await requireUserEvent(args, env, 'settings_event');
+  const incoming = jsonContent(ev, 'settings_event');
+  const old = await storedSettingsEvent(env.ctx.db, ev.pubkey);
+  const merged = { ...(old ? (parseSettingsContent(old.content) ?? {}) : {}), ...incoming };
+  const stored: StoredSettingsEvent = { ...ev, content: JSON.stringify(merged) };
+  await saveSettingsEvent(env.ctx.db, ev.pubkey, stored, env.ctx.now());
+  invalidateModeration(ev.pubkey);
+  return [stored];
+};
 
 const SUBSETTINGS: Record<string, unknown> = {
   'user-home-feeds': HOME_FEEDS,
@@ -33,8 +91,59 @@ const SUBSETTINGS: Record<string, unknown> = {
   'user-nwc': [],
 };
 
+function subkeyOf(content: Record<string, unknown>): string {
+  const subkey = content.subkey;
+  if (typeof subkey !== 'string' || !(subkey in SUBSETTINGS)) throw new CommandError('invalid subkey');
+  return subkey;
+}
+
+const getAppSubsettings: Command = async (args, env) => {
+  const ev = await requireUserEvent(args, env);
+  const subkey = subkeyOf(jsonContent(ev, 'event_from_user'));
+  const row = await env.ctx.db.get<{ settings: string }>('SELECT settings FROM app_subsettings WHERE pubkey = ? AND subkey = ?', [
+    ev.pubkey,
+    subkey,
+  ]);
+  return [row ? { kind: KIND_APP_SUBSETTINGS, content: row.settings } : synthetic(KIND_APP_SUBSETTINGS, SUBSETTINGS[subkey])];
+};
+
+const setAppSubsettings: Command = async (args, env) => {
+  const ev = await requireUserEvent(args, env);
+  const content = jsonContent(ev, 'event_from_user');
+  const subkey = subkeyOf(content);
+  if (content.settings === undefined) throw new CommandError('missing settings');
+  await env.ctx.db.run(
+    `INSERT INTO app_subsettings (pubkey, subkey, settings, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (pubkey, subkey) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`,
+    [ev.pubkey, subkey, JSON.stringify(content.settings), env.ctx.now()],
+  );
+  return [];
+};
+
+/** host:port clients can reach this server on; the config says 0.0.0.0 or port 0 in tests and containers. */
+export function reachableHostPort({ ctx, conn }: CommandEnv): string | undefined {
+  const { host, port } = ctx.config;
+  const reachableHost = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const realPort = port || conn.localPort;
+  return realPort ? `${reachableHost}:${realPort}` : undefined;
+}
+
+/** Our own relay first: with no internet it is the one relay every client can reach. */
+export function defaultRelays(env: CommandEnv): string[] {
+  const urls: string[] = [];
+  const self = reachableHostPort(env);
+  if (self) urls.push(`ws://${self}/relay`);
+  for (const u of env.ctx.config.upstreamRelays) if (!urls.includes(u)) urls.push(u);
+  return urls;
+}
+
 export const settingsCommands: [string, Command][] = [
   ['get_default_app_settings', getDefaultAppSettings],
+  ['get_app_settings', getAppSettings],
+  ['get_app_settings_2', getAppSettings2],
+  ['set_app_settings', setAppSettings],
+  ['get_app_subsettings', getAppSubsettings],
+  ['set_app_subsettings', setAppSubsettings],
   ['get_app_releases', async () => [synthetic(KIND_APP_RELEASES, APP_RELEASES)]],
   ['get_home_feeds', async () => [synthetic(KIND_HOME_FEEDS, HOME_FEEDS)]],
   ['get_reads_feeds', async () => [synthetic(KIND_READS_FEEDS, READS_FEEDS)]],
@@ -43,7 +152,7 @@ export const settingsCommands: [string, Command][] = [
     'get_default_app_subsettings',
     async (args) => {
       const subkey = args.str('subkey', '');
-      if (!(subkey in SUBSETTINGS)) throw new CommandError('unknown subkey');
+      if (!(subkey in SUBSETTINGS)) throw new CommandError('invalid subkey');
       return [synthetic(KIND_APP_SUBSETTINGS, SUBSETTINGS[subkey])];
     },
   ],

@@ -4,6 +4,7 @@ import { isHex64, type Args } from '../args.ts';
 import { followerCounts, hiddenFor, profilesOf, replaceableOf, type CacheObject } from '../data.ts';
 import { K, synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
+import { followerIncreases } from './follower-gains.ts';
 
 const KIND_USER_PROFILE = 10000105;
 const KIND_FILTERING_REASON = 10000131;
@@ -81,7 +82,8 @@ const userProfile: Command = async (args: Args, { ctx }) => {
   const out: CacheObject[] = [];
   const prof = (await profilesOf(ctx.db, [pubkey])).get(pubkey);
   if (prof) out.push(prof as unknown as CacheObject);
-  out.push(synthetic(KIND_USER_PROFILE, await profileStats(ctx.db, pubkey)));
+  const increase = (await followerIncreases(ctx.db, ctx.now(), [pubkey])).get(pubkey);
+  out.push(synthetic(KIND_USER_PROFILE, { ...(await profileStats(ctx.db, pubkey)), followers_increase: increase }));
   const hidden = await hiddenFor(ctx.db, viewer);
   if (hidden.pubkeys.has(pubkey)) out.push(synthetic(KIND_FILTERING_REASON, { action: 'block', pubkey: viewer }));
   return out;

@@ -1,0 +1,89 @@
+/**
+ * The ingest half of `npm run bench:server`: the bare WASM verification rate (the ceiling of any
+ * verifying ingest in JavaScript), and events/s through the real importer into a fresh SQLite store.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyEvent } from 'nostr-tools/wasm';
+import type { NostrEvent } from '../server/context.ts';
+import { createImporter } from '../server/ingest/importer.ts';
+import { startVerifyPool, type Verifier } from '../server/ingest/verify-pool.ts';
+import { initVerifier, VERIFY_OK, type VerifyCode } from '../server/ingest/verify.ts';
+import { openSqlite } from '../server/store/sqlite.ts';
+import { BENCH_NOW } from './server-data.ts';
+
+export interface IngestFigures {
+  events: number;
+  verifyOneThread: number;
+  verifyPool: number;
+  poolThreads: number;
+  ingest: number;
+  writeOnly: number;
+  stored: number;
+}
+
+const rate = (n: number, ms: number) => (n * 1000) / ms;
+
+/** Events/s of nostr-tools' WASM verifyEvent in a tight loop on this thread. */
+function oneThreadRate(events: NostrEvent[]): number {
+  const t0 = performance.now();
+  let ok = 0;
+  // Copies, so nostr-tools' "verified" marker on a shared object cannot skip the work.
+  for (const e of events) if (verifyEvent({ ...e })) ok++;
+  const ms = performance.now() - t0;
+  if (ok !== events.length) throw new Error(`only ${ok}/${events.length} demo events verified`);
+  return rate(events.length, ms);
+}
+
+/** The verify pool on its own: every event, all cores. */
+async function poolRate(pool: Verifier, events: NostrEvent[]): Promise<number> {
+  await pool.verify(events.slice(0, 2000));
+  const t0 = performance.now();
+  const codes = await pool.verify(events);
+  const ms = performance.now() - t0;
+  if (codes.some((c) => c !== VERIFY_OK)) throw new Error('the pool rejected a valid demo event');
+  return rate(events.length, ms);
+}
+
+/** Imports everything in batches of 1000 (the upstream follower's and the demo seed's size) into a fresh store. */
+async function importAll(events: NostrEvent[], verifier: Verifier): Promise<{ rate: number; stored: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'strucc-bench-ingest-'));
+  const db = openSqlite(join(dir, 'strucc.sqlite'));
+  try {
+    const importer = createImporter({ db, live: new EventEmitter(), now: () => BENCH_NOW, verifier });
+    let stored = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < events.length; i += 1000) {
+      for (const r of await importer.importEvents(events.slice(i, i + 1000), 'bench')) if (r.ok) stored++;
+    }
+    return { rate: rate(events.length, performance.now() - t0), stored };
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Says yes to everything: isolates the write path's own cost. */
+const acceptAll: Verifier = {
+  threads: 0,
+  async verify(events) {
+    return events.map((): VerifyCode => VERIFY_OK);
+  },
+  async close() {},
+};
+
+export async function measureIngest(events: NostrEvent[]): Promise<IngestFigures> {
+  await initVerifier();
+  const verifyOneThread = oneThreadRate(events.slice(0, 10_000));
+  const pool = await startVerifyPool();
+  try {
+    const verifyPool = await poolRate(pool, events);
+    const writeOnly = (await importAll(events, acceptAll)).rate;
+    const { rate: ingest, stored } = await importAll(events, pool);
+    return { events: events.length, verifyOneThread, verifyPool, poolThreads: pool.threads, ingest, writeOnly, stored };
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,322 @@
+/**
+ * The account's lists as pure data (spec §3 Account state, §4 Follow/Mute/Like): defaults,
+ * the newer-list-wins rule, and the next list event each change would publish.
+ */
+import { EMOJI_HISTORY_MAX, MIN_CONTACTS_TO_PUBLISH } from '../worker/config.ts';
+import type { AccountAction, AccountRecord, EmojiUse, MuteListEntry, RelayFlags } from '../worker/types.ts';
+
+export type ListName = 'contacts' | 'mutes' | 'bookmarks' | 'mutelists' | 'allowlist' | 'relays';
+
+/** Lists fetched from the cache server before a change (relays come from the relay pool instead). */
+export const FETCHED_LISTS: readonly ListName[] = ['contacts', 'mutes', 'bookmarks', 'mutelists', 'allowlist'];
+
+/** A list event as fetched; privateTags are the decrypted content of a mute list. */
+export interface RemoteList {
+  created_at: number;
+  tags: string[][];
+  content: string;
+  privateTags?: string[][];
+}
+
+/** An event to sign and publish; created_at is set at signing, later than `after`. */
+export interface Draft {
+  kind: number;
+  tags: string[][];
+  content: string;
+  /** The list this replaces was made at this time; the new one must be newer. */
+  after: number;
+  /** Tags to NIP-04-encrypt to oneself into content (private mutes). */
+  encryptPrivate?: string[][];
+}
+
+export type ListAction = Extract<
+  AccountAction,
+  {
+    type:
+      | 'follow'
+      | 'unfollow'
+      | 'mute'
+      | 'unmute'
+      | 'bookmark'
+      | 'unbookmark'
+      | 'subscribeMuteList'
+      | 'unsubscribeMuteList'
+      | 'setMuteListFlags'
+      | 'allow'
+      | 'disallow'
+      | 'publishRelays';
+  }
+>;
+
+export type Plan = { kind: 'ignored' } | { kind: 'publish'; draft: Draft } | { kind: 'repair'; draft: Draft };
+
+const LIST_OF: Record<ListAction['type'], ListName> = {
+  follow: 'contacts',
+  unfollow: 'contacts',
+  mute: 'mutes',
+  unmute: 'mutes',
+  bookmark: 'bookmarks',
+  unbookmark: 'bookmarks',
+  subscribeMuteList: 'mutelists',
+  unsubscribeMuteList: 'mutelists',
+  setMuteListFlags: 'mutelists',
+  allow: 'allowlist',
+  disallow: 'allowlist',
+  publishRelays: 'relays',
+};
+
+export function listOf(action: ListAction): ListName {
+  return LIST_OF[action.type];
+}
+
+export function isListAction(action: AccountAction): action is ListAction {
+  return action.type in LIST_OF;
+}
+
+/** Spec §9 default upload time settings. */
+const DEFAULT_UPLOAD_TIME = { small: 250, medium: 250, large: 250, huge: 250, final: 100 };
+
+export function defaultRecord(pubkey: string): AccountRecord {
+  return {
+    pubkey,
+    following: [],
+    followingSince: 0,
+    contactTags: [],
+    contactContent: '',
+    muted: [],
+    mutedTags: [],
+    mutedPrivate: '',
+    mutedSince: 0,
+    mutelists: [ownMuteList(pubkey)],
+    mutelistsSince: 0,
+    allowlist: [],
+    allowlistSince: 0,
+    bookmarks: [],
+    bookmarksSince: 0,
+    likes: [],
+    emojiHistory: [],
+    relaySettings: {},
+    recommendedUsers: [],
+    noteDraft: {},
+    noteDraftUserRefs: {},
+    uploadTime: { ...DEFAULT_UPLOAD_TIME },
+    selectedFeeds: {},
+    dmLastRelation: 'follows',
+    membershipTier: 'none',
+    premiumReminder: 0,
+    dvms: [],
+    usePrimalRelay: true,
+    nwcList: [],
+    nwcActive: [],
+  };
+}
+
+/** A stored record from an older build gets the fields it lacks; the own filter list is restored. */
+export function normalizeRecord(pubkey: string, stored: Partial<AccountRecord> | undefined): AccountRecord {
+  const record = { ...defaultRecord(pubkey), ...(stored ?? {}), pubkey };
+  return { ...record, mutelists: withOwnMuteList(pubkey, record.mutelists) };
+}
+
+function ownMuteList(pubkey: string): MuteListEntry {
+  return { pubkey, content: true, trending: true };
+}
+
+/** Spec §3: the user's own key is always in their filter lists, with content and trending on. */
+export function withOwnMuteList(pubkey: string, lists: MuteListEntry[]): MuteListEntry[] {
+  const others = lists.filter((e) => e.pubkey !== pubkey);
+  const own = lists.find((e) => e.pubkey === pubkey);
+  return [{ ...(own ?? {}), ...ownMuteList(pubkey) }, ...others];
+}
+
+const unique = (values: string[]): string[] => [...new Set(values)];
+const pTags = (tags: string[][]): string[] => unique(tags.filter((t) => t[0] === 'p' && typeof t[1] === 'string').map((t) => t[1]));
+
+export function sinceOf(record: AccountRecord, list: ListName): number {
+  switch (list) {
+    case 'contacts':
+      return record.followingSince;
+    case 'mutes':
+      return record.mutedSince;
+    case 'bookmarks':
+      return record.bookmarksSince;
+    case 'mutelists':
+      return record.mutelistsSince;
+    case 'allowlist':
+      return record.allowlistSince;
+    case 'relays':
+      return 0;
+  }
+}
+
+function parseFlags(content: string): Record<string, { content?: boolean; trending?: boolean }> {
+  try {
+    const v: unknown = JSON.parse(content);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, { content?: boolean; trending?: boolean }>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function relayTags(relays: Record<string, RelayFlags>): string[][] {
+  const tags: string[][] = [];
+  for (const [url, f] of Object.entries(relays)) {
+    if (f.read && f.write) tags.push(['r', url]);
+    else if (f.read) tags.push(['r', url, 'read']);
+    else if (f.write) tags.push(['r', url, 'write']);
+  }
+  return tags;
+}
+
+function relaysFromTags(tags: string[][]): Record<string, RelayFlags> {
+  const out: Record<string, RelayFlags> = {};
+  for (const t of tags) {
+    if (t[0] !== 'r' || !t[1]) continue;
+    out[t[1]] = { read: t[2] !== 'write', write: t[2] !== 'read' };
+  }
+  return out;
+}
+
+/**
+ * Takes a fetched or just-published list into the record. A fetched one counts only when newer
+ * than the stored one (spec §4); `force` is for the list we have just published ourselves.
+ */
+export function applyList(record: AccountRecord, list: ListName, remote: RemoteList | null | undefined, force = false): AccountRecord {
+  if (!remote) return record;
+  if (!force && remote.created_at <= sinceOf(record, list)) return record;
+  const at = remote.created_at;
+  switch (list) {
+    case 'contacts':
+      return { ...record, following: pTags(remote.tags), contactTags: remote.tags, contactContent: remote.content, followingSince: at };
+    case 'mutes':
+      return {
+        ...record,
+        mutedTags: remote.tags,
+        mutedPrivate: remote.content,
+        muted: unique([...pTags(remote.tags), ...pTags(remote.privateTags ?? [])]),
+        mutedSince: at,
+      };
+    case 'bookmarks':
+      return { ...record, bookmarks: remote.tags, bookmarksSince: at };
+    case 'allowlist':
+      return { ...record, allowlist: pTags(remote.tags), allowlistSince: at };
+    case 'mutelists': {
+      const flags = parseFlags(remote.content);
+      const entries: MuteListEntry[] = remote.tags
+        .filter((t) => t[0] === 'p' && t[1])
+        .map((t) => {
+          const e: MuteListEntry = { pubkey: t[1], content: flags[t[1]]?.content !== false, trending: flags[t[1]]?.trending !== false };
+          if (t[2]) e.relay = t[2];
+          if (t[3]) e.petname = t[3];
+          return e;
+        });
+      return { ...record, mutelists: withOwnMuteList(record.pubkey, entries), mutelistsSince: at };
+    }
+    case 'relays':
+      return { ...record, relaySettings: relaysFromTags(remote.tags) };
+  }
+}
+
+const sameTag = (a: string[], b: string[]) => a[0] === b[0] && a[1] === b[1];
+
+function mutelistDraft(record: AccountRecord, entries: MuteListEntry[]): Draft {
+  const flags: Record<string, { content: boolean; trending: boolean }> = {};
+  const tags: string[][] = [['d', 'mutelists']];
+  for (const e of withOwnMuteList(record.pubkey, entries)) {
+    const tag = ['p', e.pubkey, e.relay ?? '', e.petname ?? ''];
+    while (tag.length > 2 && tag[tag.length - 1] === '') tag.pop();
+    tags.push(tag);
+    flags[e.pubkey] = { content: e.content, trending: e.trending };
+  }
+  return { kind: 30000, tags, content: JSON.stringify(flags), after: record.mutelistsSince };
+}
+
+/** What a change does to the record's current list: nothing, a publish, or the repair dialog. */
+export function planChange(record: AccountRecord, action: ListAction): Plan {
+  const ignored: Plan = { kind: 'ignored' };
+  switch (action.type) {
+    case 'follow':
+    case 'unfollow': {
+      const following = record.following.includes(action.pubkey);
+      if (action.type === 'follow' && following) return ignored;
+      if (action.type === 'unfollow' && (action.pubkey === record.pubkey || !following)) return ignored;
+      const tags =
+        action.type === 'follow'
+          ? [...record.contactTags, ['p', action.pubkey]]
+          : record.contactTags.filter((t) => !(t[0] === 'p' && t[1] === action.pubkey));
+      const draft: Draft = { kind: 3, tags, content: record.contactContent, after: record.followingSince };
+      // A list this short usually means the fetched one was lost or broken; publishing it would wipe the follows.
+      return pTags(tags).length < MIN_CONTACTS_TO_PUBLISH ? { kind: 'repair', draft } : { kind: 'publish', draft };
+    }
+    case 'mute':
+    case 'unmute': {
+      const isMuted = record.muted.includes(action.pubkey);
+      if (action.type === 'mute' ? isMuted : !isMuted) return ignored;
+      const publicP = new Set(pTags(record.mutedTags));
+      let publicTags = record.mutedTags;
+      let privateTags = record.muted.filter((p) => !publicP.has(p)).map((p) => ['p', p]);
+      if (action.type === 'mute') {
+        if (action.private) privateTags = [...privateTags, ['p', action.pubkey]];
+        else publicTags = [...publicTags, ['p', action.pubkey]];
+      } else {
+        publicTags = publicTags.filter((t) => !(t[0] === 'p' && t[1] === action.pubkey));
+        privateTags = privateTags.filter((t) => t[1] !== action.pubkey);
+      }
+      const draft: Draft = { kind: 10000, tags: publicTags, content: '', after: record.mutedSince };
+      if (privateTags.length > 0) draft.encryptPrivate = privateTags;
+      return { kind: 'publish', draft };
+    }
+    case 'bookmark':
+    case 'unbookmark': {
+      const has = record.bookmarks.some((t) => sameTag(t, action.tag));
+      if (action.type === 'bookmark' ? has : !has) return ignored;
+      const tags = action.type === 'bookmark' ? [...record.bookmarks, action.tag] : record.bookmarks.filter((t) => !sameTag(t, action.tag));
+      return { kind: 'publish', draft: { kind: 10003, tags, content: '', after: record.bookmarksSince } };
+    }
+    case 'subscribeMuteList': {
+      if (record.mutelists.some((e) => e.pubkey === action.pubkey)) return ignored;
+      const entry: MuteListEntry = { pubkey: action.pubkey, content: true, trending: true };
+      if (action.relay) entry.relay = action.relay;
+      if (action.petname) entry.petname = action.petname;
+      return { kind: 'publish', draft: mutelistDraft(record, [...record.mutelists, entry]) };
+    }
+    case 'unsubscribeMuteList':
+    case 'setMuteListFlags': {
+      if (action.pubkey === record.pubkey || !record.mutelists.some((e) => e.pubkey === action.pubkey)) return ignored;
+      const entries =
+        action.type === 'unsubscribeMuteList'
+          ? record.mutelists.filter((e) => e.pubkey !== action.pubkey)
+          : record.mutelists.map((e) => (e.pubkey === action.pubkey ? { ...e, content: action.content, trending: action.trending } : e));
+      return { kind: 'publish', draft: mutelistDraft(record, entries) };
+    }
+    case 'allow':
+    case 'disallow': {
+      const has = record.allowlist.includes(action.pubkey);
+      if (action.type === 'allow' ? has : !has) return ignored;
+      const list = action.type === 'allow' ? [...record.allowlist, action.pubkey] : record.allowlist.filter((p) => p !== action.pubkey);
+      const tags = [['d', 'allowlist'], ...list.map((p) => ['p', p])];
+      return { kind: 'publish', draft: { kind: 30000, tags, content: '', after: record.allowlistSince } };
+    }
+    case 'publishRelays':
+      return { kind: 'publish', draft: { kind: 10002, tags: relayTags(action.relays), content: '', after: 0 } };
+  }
+}
+
+/** Spec §4 Like: a kind-7 '+' on the note, naming its author and kind. */
+export function likeDraft(note: { id: string; pubkey: string; kind: number }): Draft {
+  return {
+    kind: 7,
+    tags: [
+      ['e', note.id],
+      ['p', note.pubkey],
+      ['k', String(note.kind)],
+    ],
+    content: '+',
+    after: 0,
+  };
+}
+
+/** Most recent first, no repeats, at most 40 (spec §3). */
+export function addEmoji(history: EmojiUse[], emoji: EmojiUse): EmojiUse[] {
+  const rest = history.filter((e) => !(e.name === emoji.name && e.url === emoji.url));
+  return [emoji, ...rest].slice(0, EMOJI_HISTORY_MAX);
+}

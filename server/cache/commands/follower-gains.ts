@@ -1,0 +1,43 @@
+/** Daily follower gains (10000157, spec "User stats" followers_increase) from follower_days. */
+import type { Queryable } from '../../store/db.ts';
+import { followerCounts, inChunks } from '../data.ts';
+
+const DAY = 86_400;
+
+export interface FollowerIncrease {
+  increase: number;
+  ratio: number;
+  count: number;
+}
+
+/**
+ * The first UTC day of the "daily" gain window: yesterday and today (our decision), so the
+ * ranking is not empty for the first hours of every day. A store that saw no follow changes
+ * lately (a quiet network, the demo) uses its two latest days with changes instead, so the
+ * gains shown are still the most recent ones rather than nothing.
+ */
+export async function gainWindowStart(db: Queryable, now: number): Promise<number> {
+  const today = Math.floor(now / DAY);
+  const latest = await db.get<{ d: unknown }>('SELECT MAX(day) AS d FROM follower_days WHERE day <= ?', [today]);
+  const last = latest?.d == null ? today : Number(latest.d);
+  return Math.min(today, last) - 1;
+}
+
+export function increaseOf(increase: number, count: number): FollowerIncrease {
+  const before = Math.max(1, count - increase);
+  return { increase, ratio: Math.round((increase / before) * 10_000) / 10_000, count };
+}
+
+/** followers_increase for each pubkey (spec "User stats"); pubkeys with no change get increase 0. */
+export async function followerIncreases(db: Queryable, now: number, pubkeys: string[]): Promise<Map<string, FollowerIncrease>> {
+  const start = await gainWindowStart(db, now);
+  const rows = await inChunks([...new Set(pubkeys)], (chunk, marks) =>
+    db.all<{ pubkey: string; inc: unknown }>(
+      `SELECT pubkey, SUM(increase) AS inc FROM follower_days WHERE day >= ? AND pubkey IN (${marks}) GROUP BY pubkey`,
+      [start, ...chunk],
+    ),
+  );
+  const gains = new Map(rows.map((r) => [r.pubkey, Number(r.inc ?? 0)]));
+  const counts = await followerCounts(db, pubkeys);
+  return new Map(pubkeys.map((pk) => [pk, increaseOf(gains.get(pk) ?? 0, counts.get(pk) ?? 0)]));
+}

@@ -1,0 +1,62 @@
+import type { NostrEvent } from '../context.ts';
+import type { Queryable } from '../store/db.ts';
+import type { Indexer } from './indexers.ts';
+import { DAY } from './scores.ts';
+import { isHex64 } from './verify.ts';
+
+/** Keeps each batch's IN (...) list well below every driver's parameter limit. */
+const CHUNK = 500;
+
+function followSet(tags: string[][]): Set<string> {
+  const out = new Set<string>();
+  for (const t of tags) if (t[0] === 'p' && isHex64(t[1])) out.add(t[1]);
+  return out;
+}
+
+/**
+ * Daily follower gains (S §3.4 explore_people, spec "User stats" followers_increase). The
+ * importer runs indexers only for a contact list that became current, after the follow graph
+ * was updated, so the list it replaced is the newest other version still stored: diffing the
+ * two gives who was followed and unfollowed. Each change lands on the UTC day of the contact
+ * list's created_at, so an imported history keeps its days.
+ */
+export const followersIndexer: Indexer = {
+  name: 'followers',
+  async onEvent(tx: Queryable, event: NostrEvent): Promise<void> {
+    if (event.kind !== 3) return;
+    const previous = await tx.get<{ tags: string }>(
+      `SELECT tags FROM events WHERE pubkey = ? AND kind = 3 AND id <> ? ORDER BY created_at DESC, id ASC LIMIT 1`,
+      [event.pubkey, event.id],
+    );
+    let before = new Set<string>();
+    try {
+      if (previous) before = followSet(JSON.parse(previous.tags) as string[][]);
+    } catch {
+      // An unreadable old list counts as empty: every current follow is then new.
+    }
+    const after = followSet(event.tags);
+    const delta = new Map<string, number>();
+    for (const pk of after) if (!before.has(pk)) delta.set(pk, 1);
+    for (const pk of before) if (!after.has(pk)) delta.set(pk, -1);
+    delta.delete(event.pubkey);
+    if (!delta.size) return;
+
+    const day = Math.floor(event.created_at / DAY);
+    const keys = [...delta.keys()];
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const chunk = keys.slice(i, i + CHUNK);
+      const rows = await tx.all<{ pubkey: string; n: unknown }>(
+        `SELECT follows AS pubkey, COUNT(*) AS n FROM follows WHERE follows IN (${chunk.map(() => '?').join(',')}) GROUP BY follows`,
+        chunk,
+      );
+      const counts = new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
+      for (const pk of chunk) {
+        await tx.run(
+          `INSERT INTO follower_days (pubkey, day, increase, cnt) VALUES (?, ?, ?, ?)
+           ON CONFLICT (pubkey, day) DO UPDATE SET increase = follower_days.increase + excluded.increase, cnt = excluded.cnt`,
+          [pk, day, delta.get(pk)!, counts.get(pk) ?? 0],
+        );
+      }
+    }
+  },
+};

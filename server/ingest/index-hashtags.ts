@@ -1,0 +1,45 @@
+import type { NostrEvent } from '../context.ts';
+import type { Queryable } from '../store/db.ts';
+import type { Indexer } from './indexers.ts';
+
+/** A note with more tags than this is tag spam; its first ones still count. */
+const MAX_TAGS_PER_NOTE = 20;
+const MAX_TAG_LENGTH = 64;
+
+/** The note's hashtags: its t tags, lowercased and without a leading '#', each once. */
+export function hashtagsOf(event: NostrEvent): string[] {
+  const out = new Set<string>();
+  for (const t of event.tags) {
+    if (t[0] !== 't' || typeof t[1] !== 'string') continue;
+    const tag = t[1].trim().replace(/^#+/, '').toLowerCase();
+    if (tag && tag.length <= MAX_TAG_LENGTH) out.add(tag);
+    if (out.size >= MAX_TAGS_PER_NOTE) break;
+  }
+  return [...out];
+}
+
+/**
+ * Hashtag uses of kind-1 notes with their time, for explore_topics and trending_hashtags
+ * (S §3.4, §5.5). The weight of a use is the author's followers divided by the author's post
+ * count (S §3.4), frozen at import so the ranking query only sums.
+ */
+export const hashtagsIndexer: Indexer = {
+  name: 'hashtags',
+  async onEvent(tx: Queryable, event: NostrEvent): Promise<void> {
+    if (event.kind !== 1) return;
+    const tags = hashtagsOf(event);
+    if (!tags.length) return;
+    const followers = await tx.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM follows WHERE follows = ?', [event.pubkey]);
+    const posts = await tx.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM posts WHERE pubkey = ?', [event.pubkey]);
+    const weight = Number(followers?.n ?? 0) / Math.max(1, Number(posts?.n ?? 0));
+    for (const tag of tags) {
+      await tx.run(
+        `INSERT INTO hashtag_uses (event_id, hashtag, created_at, weight) VALUES (?, ?, ?, ?) ON CONFLICT (event_id, hashtag) DO NOTHING`,
+        [event.id, tag, event.created_at, weight],
+      );
+    }
+  },
+  async onDelete(tx: Queryable, deletedId: string): Promise<void> {
+    await tx.run('DELETE FROM hashtag_uses WHERE event_id = ?', [deletedId]);
+  },
+};

@@ -1,0 +1,168 @@
+/**
+ * Notifications at import (S §3.8). Every recipient is notified, not only users with stored
+ * app settings (our decision: a new user sees what happened before they first signed in),
+ * but stored settings and the recipient's own mute list are honoured.
+ */
+import { inChunks, replaceableOf, sqlMarks } from '../cache/data.ts';
+import type { NostrEvent } from '../context.ts';
+import { parseSettingsContent } from '../moderation/settings-store.ts';
+import type { Queryable } from '../store/db.ts';
+import type { Indexer } from './indexers.ts';
+import { notificationsFrom, type Candidate, type Sourced } from './notification-sources.ts';
+import { makeNotification, N, TYPE_NAMES } from './notification-types.ts';
+
+interface Prefs {
+  off: Set<number>;
+  ignoreCrowded: boolean;
+  deepReplies: boolean;
+  reactionsFromFollowsOnly: boolean;
+}
+
+interface Mutes {
+  pubkeys: Set<string>;
+  threads: Set<string>;
+  hashtags: Set<string>;
+  words: string[];
+}
+
+const DEFAULT_PREFS: Prefs = { off: new Set(), ignoreCrowded: true, deepReplies: true, reactionsFromFollowsOnly: false };
+const REACTION_TYPES = new Set<number>([N.LIKED, N.MENTIONED_POST_LIKED, N.QUOTING_POST_LIKED]);
+const NAME_TO_TYPE = new Map([...TYPE_NAMES].map(([type, name]) => [name, type]));
+
+function record(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** Settings as stored by set_app_settings: the signed event, whose content is the settings JSON. */
+function parsePrefs(stored: string): Prefs {
+  try {
+    const ev = record(JSON.parse(stored));
+    const settings = typeof ev?.content === 'string' ? parseSettingsContent(ev.content) : undefined;
+    if (!settings) return DEFAULT_PREFS;
+    const off = new Set<number>();
+    const switches = record(settings.notifications) ?? {};
+    for (const [name, on] of Object.entries(switches)) {
+      const type = NAME_TO_TYPE.get(name);
+      if (type !== undefined && on === false) off.add(type);
+    }
+    const extra = record(settings.notificationsAdditional) ?? {};
+    return {
+      off,
+      ignoreCrowded: extra.ignore_events_with_too_many_mentions !== false,
+      deepReplies: extra.include_deep_replies !== false,
+      reactionsFromFollowsOnly: extra.only_show_reactions_from_users_i_follow === true,
+    };
+  } catch {
+    return DEFAULT_PREFS;
+  }
+}
+
+async function prefsOf(tx: Queryable, pubkeys: string[]): Promise<Map<string, Prefs>> {
+  const rows = await inChunks(pubkeys, (chunk, marks) =>
+    tx.all<{ pubkey: string; event: string }>(`SELECT pubkey, event FROM app_settings WHERE pubkey IN (${marks})`, chunk),
+  );
+  return new Map(rows.map((r) => [r.pubkey, parsePrefs(r.event)]));
+}
+
+/** The recipient's public mute list (kind 10000): people, threads, hashtags and words. */
+export function mutesOf(list: NostrEvent | undefined): Mutes {
+  const m: Mutes = { pubkeys: new Set(), threads: new Set(), hashtags: new Set(), words: [] };
+  for (const t of list?.tags ?? []) {
+    const v = t[1];
+    if (typeof v !== 'string' || v === '') continue;
+    if (t[0] === 'p') m.pubkeys.add(v);
+    else if (t[0] === 'e') m.threads.add(v);
+    else if (t[0] === 't') m.hashtags.add(v.toLowerCase());
+    else if (t[0] === 'word') m.words.push(v.toLowerCase());
+  }
+  return m;
+}
+
+function muted(m: Mutes, c: Candidate, s: Sourced, lowerText: string): boolean {
+  if (m.pubkeys.has(c.initiator)) return true;
+  if (s.threadIds.some((id) => m.threads.has(id))) return true;
+  if (s.hashtags.some((h) => m.hashtags.has(h))) return true;
+  return m.words.some((w) => lowerText.includes(w));
+}
+
+async function followersAmong(tx: Queryable, initiator: string, pubkeys: string[]): Promise<Set<string>> {
+  if (!pubkeys.length) return new Set();
+  const rows = await inChunks(pubkeys, (chunk, marks) =>
+    tx.all<{ pubkey: string }>(`SELECT pubkey FROM follows WHERE follows = ? AND pubkey IN (${marks})`, [initiator, ...chunk]),
+  );
+  return new Set(rows.map((r) => r.pubkey));
+}
+
+/** One notification per recipient and event: the first candidate wins, so sources list the most specific first. */
+async function gate(tx: Queryable, s: Sourced): Promise<Candidate[]> {
+  const first = new Map<string, Candidate>();
+  for (const c of s.candidates) if (c.recipient !== c.initiator && !first.has(c.recipient)) first.set(c.recipient, c);
+  if (!first.size) return [];
+  const recipients = [...first.keys()];
+  const prefs = await prefsOf(tx, recipients);
+  const mutes = await replaceableOf(tx, 10000, recipients);
+  const wantFollows = recipients.filter((r) => prefs.get(r)?.reactionsFromFollowsOnly && REACTION_TYPES.has(first.get(r)!.type));
+  const followers = await followersAmong(tx, s.candidates[0].initiator, wantFollows);
+  const lowerText = s.text.toLowerCase();
+  const kept: Candidate[] = [];
+  for (const c of first.values()) {
+    const p = prefs.get(c.recipient) ?? DEFAULT_PREFS;
+    if (p.off.has(c.type)) continue;
+    if (c.crowded && p.ignoreCrowded) continue;
+    if (c.type === N.REPLY_TO_REPLY && !p.deepReplies) continue;
+    if (p.reactionsFromFollowsOnly && REACTION_TYPES.has(c.type) && !followers.has(c.recipient)) continue;
+    if (muted(mutesOf(mutes.get(c.recipient)), c, s, lowerText)) continue;
+    kept.push(c);
+  }
+  return kept;
+}
+
+async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
+  const sourced = await notificationsFrom(tx, ev);
+  if (!sourced) return;
+  for (const c of await gate(tx, sourced)) {
+    const n = makeNotification(c.recipient, sourced.createdAt, c.type, c.args);
+    const inserted = await tx.run(
+      `INSERT INTO notifications (pubkey, id, created_at, type, source_id, content) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (pubkey, id) DO NOTHING`,
+      [c.recipient, n.id, n.created_at, n.type, ev.id, JSON.stringify(n)],
+    );
+    if (!inserted.changes) continue;
+    await tx.run(
+      `INSERT INTO notification_counts (pubkey, type, cnt) VALUES (?, ?, 1)
+       ON CONFLICT (pubkey, type) DO UPDATE SET cnt = notification_counts.cnt + 1`,
+      [c.recipient, c.type],
+    );
+  }
+}
+
+/** Upper bound on what one deleted event can have notified (MAX_NEW_FOLLOWS plus headroom). */
+const MAX_TAKE_BACK = 5000;
+
+/** Takes back what a deleted event notified; counters only for notifications not yet seen. */
+async function onDelete(tx: Queryable, deletedId: string): Promise<void> {
+  const rows = await tx.all<{ pubkey: string; type: number; created_at: number | string }>(
+    `SELECT pubkey, type, created_at FROM notifications WHERE source_id = ? LIMIT ${MAX_TAKE_BACK}`,
+    [deletedId],
+  );
+  if (!rows.length) return;
+  const pubkeys = [...new Set(rows.map((r) => r.pubkey))];
+  const seenRows = await inChunks(pubkeys, (chunk) =>
+    tx.all<{ pubkey: string; seen_until: number | string }>(
+      `SELECT pubkey, seen_until FROM notifications_seen WHERE pubkey IN (${sqlMarks(chunk.length)})`,
+      chunk,
+    ),
+  );
+  const seen = new Map(seenRows.map((r) => [r.pubkey, Number(r.seen_until)]));
+  for (const r of rows) {
+    if (Number(r.created_at) <= (seen.get(r.pubkey) ?? -1)) continue;
+    await tx.run('UPDATE notification_counts SET cnt = cnt - 1 WHERE pubkey = ? AND type = ? AND cnt > 0', [r.pubkey, Number(r.type)]);
+  }
+  await tx.run('DELETE FROM notifications WHERE source_id = ?', [deletedId]);
+}
+
+export const notificationIndexer: Indexer = {
+  name: 'notifications',
+  onEvent: (tx, ev) => onEvent(tx, ev),
+  onDelete: (tx, id) => onDelete(tx, id),
+};

@@ -1,0 +1,211 @@
+/**
+ * Signature verification off the main thread: a few worker_threads, each with the WASM
+ * verifier, checking batches of events. Schnorr checks are ~90% of a verifying import's CPU, so
+ * moving them away lets the main thread write to the database and answer sockets meanwhile.
+ * When workers cannot start (or one dies) the work falls back to the calling thread.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { NostrEvent } from '../context.ts';
+import { checkSerialised, initVerifier, serialiseEvent, VERIFY_BAD_SIG, type VerifyCode } from './verify.ts';
+
+export interface Verifier {
+  /** One code per event, in input order: 0 valid, 1 bad id, 2 bad signature. */
+  verify(events: readonly NostrEvent[]): Promise<VerifyCode[]>;
+  /** Worker threads in use; 0 means verification runs on the calling thread. */
+  readonly threads: number;
+  close(): Promise<void>;
+}
+
+export interface PoolOptions {
+  /** Worker count; defaults to the available cores. */
+  size?: number;
+  /** How long a worker may take to load the verifier before the pool gives up on it. */
+  startTimeoutMs?: number;
+}
+
+/** Events per message to a worker: big enough that messaging costs little, small enough to spread over workers. */
+const CHUNK = 256;
+/** Events checked between yields when verifying in-thread, so other sockets are still served. */
+const SLICE = 256;
+
+function flatten(events: readonly NostrEvent[]): string[] {
+  const items: string[] = new Array(events.length * 4);
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    items[i * 4] = e.id;
+    items[i * 4 + 1] = e.pubkey;
+    items[i * 4 + 2] = e.sig;
+    items[i * 4 + 3] = serialiseEvent(e);
+  }
+  return items;
+}
+
+function checkAll(items: string[]): VerifyCode[] {
+  const codes: VerifyCode[] = [];
+  for (let o = 0; o < items.length; o += 4) codes.push(checkSerialised(items[o], items[o + 1], items[o + 2], items[o + 3]));
+  return codes;
+}
+
+/** Checks flattened items here; a verifier that cannot load rejects everything rather than accepting unchecked events. */
+async function checkInThread(items: string[]): Promise<VerifyCode[]> {
+  try {
+    await initVerifier();
+    return checkAll(items);
+  } catch {
+    return Array.from({ length: items.length / 4 }, () => VERIFY_BAD_SIG);
+  }
+}
+
+/**
+ * Verification on the calling thread, in slices with a yield before each, so other sockets are
+ * served meanwhile. Calls are queued: concurrent batches must not all run in one turn of the loop.
+ */
+export function inThreadVerifier(): Verifier {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    threads: 0,
+    verify(events) {
+      const run = tail.then(async () => {
+        await initVerifier();
+        const out: VerifyCode[] = [];
+        for (let i = 0; i < events.length; i += SLICE) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          out.push(...checkAll(flatten(events.slice(i, i + SLICE))));
+        }
+        return out;
+      });
+      tail = run.catch(() => undefined);
+      return run;
+    },
+    async close() {},
+  };
+}
+
+interface Pending {
+  items: string[];
+  resolve(codes: VerifyCode[]): void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  /** Events sent and not yet answered, for picking the least busy worker. */
+  load: number;
+}
+
+/**
+ * The worker entry must run under tsx (TypeScript sources, dev and tests) and under plain node
+ * (compiled .js). Node 20 ignores `--import tsx` in a worker's execArgv, so a .ts entry is loaded
+ * through a tiny bootstrap that registers tsx's loader inside the worker first.
+ */
+function spawnWorker(): Worker {
+  const entry = new URL(import.meta.url.endsWith('.ts') ? './verify-worker.ts' : './verify-worker.js', import.meta.url);
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+  const boot = `import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`;
+  return new Worker(boot, { eval: true });
+}
+
+function startSlot(timeoutMs: number): Promise<Slot> {
+  return new Promise((resolve, reject) => {
+    let worker: Worker;
+    try {
+      worker = spawnWorker();
+    } catch (err) {
+      reject(err as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new Error('verify worker did not start in time'));
+    }, timeoutMs);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      reject(err);
+    };
+    worker.once('error', fail);
+    worker.once('message', (msg: { ready?: boolean; failed?: string }) => {
+      clearTimeout(timer);
+      worker.off('error', fail);
+      if (!msg.ready) {
+        void worker.terminate();
+        reject(new Error(`verify worker failed: ${msg.failed ?? 'unknown'}`));
+        return;
+      }
+      resolve({ worker, pending: new Map(), load: 0 });
+    });
+  });
+}
+
+/**
+ * Starts `size` verify workers (default: the available cores, at least 1). Resolves to an
+ * in-thread verifier when none of them comes up, so callers never have to care.
+ */
+export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier> {
+  const size = Math.max(1, opts.size ?? availableParallelism());
+  const started = await Promise.allSettled(Array.from({ length: size }, () => startSlot(opts.startTimeoutMs ?? 20_000)));
+  const slots: Slot[] = [];
+  for (const s of started) if (s.status === 'fulfilled') slots.push(s.value);
+  if (slots.length === 0) return inThreadVerifier();
+
+  let seq = 0;
+  let closed = false;
+
+  const retire = (slot: Slot) => {
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+    slot.worker.removeAllListeners();
+    // A dead worker's batches are checked here instead, so no import waits forever.
+    for (const p of slot.pending.values()) void checkInThread(p.items).then(p.resolve);
+    slot.pending.clear();
+  };
+
+  for (const slot of slots) {
+    slot.worker.on('message', (msg: { seq: number; codes: Uint8Array }) => {
+      const p = slot.pending.get(msg.seq);
+      if (!p) return;
+      slot.pending.delete(msg.seq);
+      slot.load -= p.items.length / 4;
+      p.resolve(Array.from(msg.codes) as VerifyCode[]);
+    });
+    slot.worker.on('error', () => retire(slot));
+    slot.worker.on('exit', () => retire(slot));
+  }
+
+  const send = (items: string[]): Promise<VerifyCode[]> => {
+    let best: Slot | undefined;
+    for (const s of slots) if (!best || s.load < best.load) best = s;
+    if (!best || closed) return checkInThread(items);
+    const slot = best;
+    const id = ++seq;
+    slot.load += items.length / 4;
+    return new Promise<VerifyCode[]>((resolve) => {
+      slot.pending.set(id, { items, resolve });
+      slot.worker.postMessage({ seq: id, items });
+    });
+  };
+
+  return {
+    get threads() {
+      return slots.length;
+    },
+    async verify(events) {
+      const parts: Promise<VerifyCode[]>[] = [];
+      for (let i = 0; i < events.length; i += CHUNK) parts.push(send(flatten(events.slice(i, i + CHUNK))));
+      return (await Promise.all(parts)).flat();
+    },
+    async close() {
+      closed = true;
+      const all = [...slots];
+      await Promise.all(
+        all.map(async (slot) => {
+          // Answer what is still queued before the thread goes, then stop it.
+          slot.worker.removeAllListeners('exit');
+          retire(slot);
+          await slot.worker.terminate();
+        }),
+      );
+    },
+  };
+}

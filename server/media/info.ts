@@ -1,0 +1,125 @@
+/**
+ * The media and link parts of a bundle (S §2.2 step 3): a 10000119 MEDIA_METADATA and a
+ * 10000128 LINK_METADATA per event that has them. Two batched reads of precomputed rows;
+ * nothing is fetched or measured here.
+ */
+import type { CacheObject } from '../cache/data.ts';
+import type { NostrEvent } from '../context.ts';
+import type { Queryable, SqlValue } from '../store/db.ts';
+
+export const KIND_MEDIA_METADATA = 10000119;
+export const KIND_LINK_METADATA = 10000128;
+
+/** Target widths of the resized variants; the original ('o') keeps its own size. */
+export const VARIANT_WIDTH = { s: 200, m: 400, l: 800 } as const;
+export type VariantSize = keyof typeof VARIANT_WIDTH | 'o';
+/** Resized variants are always WebP: every current browser shows it, animated too. */
+export const VARIANT_MIMETYPE = 'image/webp';
+
+const BATCH = 500;
+
+export interface MediaRow {
+  url: string;
+  status: string;
+  mimetype: string;
+  width: number;
+  height: number;
+  animated: number;
+  size: number;
+  sha256: string;
+  updated_at: number;
+}
+
+export interface Variant {
+  s: VariantSize;
+  a: number;
+  w: number;
+  h: number;
+  mt: string;
+  media_url: string;
+}
+
+/**
+ * The media cache URL of one variant. Relative, because a bundle does not know which address the
+ * client reached the server by; clients resolve it against the cache server they talk to.
+ */
+export function mediaCacheUrl(url: string, size: VariantSize, animated: boolean): string {
+  return `/media-cache?${new URLSearchParams({ s: size, a: animated ? '1' : '0', u: url }).toString()}`;
+}
+
+/** Variants a media row can be served as, with the dimensions each will have. */
+export function variantsOf(row: MediaRow): Variant[] {
+  const width = Number(row.width);
+  const height = Number(row.height);
+  const animated = Number(row.animated) === 1;
+  const out: Variant[] = [];
+  const flags = animated ? [1, 0] : [1];
+  for (const a of flags) out.push({ s: 'o', a, w: width, h: height, mt: row.mimetype, media_url: mediaCacheUrl(row.url, 'o', a === 1) });
+  // Only images that the server can decode are resized; videos are offered as they are.
+  if (!row.mimetype.startsWith('image/') || !width || !height) return out;
+  for (const s of ['s', 'm', 'l'] as const) {
+    const w = Math.min(VARIANT_WIDTH[s], width);
+    const h = Math.max(1, Math.round((height * w) / width));
+    for (const a of flags) out.push({ s, a, w, h, mt: VARIANT_MIMETYPE, media_url: mediaCacheUrl(row.url, s, a === 1) });
+  }
+  return out;
+}
+
+async function batched<T>(db: Queryable, sql: (marks: string) => string, ids: string[]): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const part = ids.slice(i, i + BATCH);
+    out.push(...(await db.all<T>(sql(part.map(() => '?').join(',')), part as SqlValue[])));
+  }
+  return out;
+}
+
+function grouped<T extends { event_id: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.event_id) ?? [];
+    list.push(r);
+    out.set(r.event_id, list);
+  }
+  return out;
+}
+
+const MEDIA_KINDS = new Set([0, 1, 6, 30023]);
+
+/** 10000119 and 10000128 objects for the events that have known media or cached link previews. */
+export async function mediaAndLinkMetadata(db: Queryable, events: Iterable<NostrEvent>): Promise<CacheObject[]> {
+  const ids = [...new Set([...events].filter((e) => MEDIA_KINDS.has(e.kind)).map((e) => e.id))];
+  if (!ids.length) return [];
+  const media = grouped(
+    await batched<MediaRow & { event_id: string }>(
+      db,
+      (marks) =>
+        `SELECT em.event_id, m.url, m.status, m.mimetype, m.width, m.height, m.animated, m.size, m.sha256, m.updated_at
+         FROM event_media em JOIN media m ON m.url = em.url WHERE em.event_id IN (${marks}) AND m.status = 'ok' ORDER BY em.event_id, m.url`,
+      ids,
+    ),
+  );
+  const links = grouped(
+    await batched<{ event_id: string; url: string; mimetype: string; md_title: string; md_description: string; md_image: string; icon_url: string }>(
+      db,
+      (marks) =>
+        `SELECT el.event_id, p.url, p.mimetype, p.md_title, p.md_description, p.md_image, p.icon_url
+         FROM event_links el JOIN preview p ON p.url = el.url WHERE el.event_id IN (${marks}) AND p.ok = 1 ORDER BY el.event_id, p.url`,
+      ids,
+    ),
+  );
+  const out: CacheObject[] = [];
+  for (const id of ids) {
+    const m = media.get(id);
+    if (m) {
+      const resources = m.map((r) => ({ url: r.url, mt: r.mimetype, variants: variantsOf(r) }));
+      out.push({ kind: KIND_MEDIA_METADATA, content: JSON.stringify({ event_id: id, resources, thumbnails: {} }) });
+    }
+    const l = links.get(id);
+    if (l) {
+      const resources = l.map(({ event_id: _e, ...r }) => r);
+      out.push({ kind: KIND_LINK_METADATA, content: JSON.stringify({ event_id: id, resources }) });
+    }
+  }
+  return out;
+}

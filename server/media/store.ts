@@ -1,0 +1,163 @@
+/**
+ * The media cache's disk side: originals downloaded once and kept by sha256, resized variants
+ * made lazily with sharp and kept beside them, and demo SVGs rasterised on first use.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { ServerContext } from '../context.ts';
+import { downloadToFile } from './fetch.ts';
+import { VARIANT_WIDTH, type MediaRow, type VariantSize } from './info.ts';
+
+export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 20_000;
+/** A URL whose download failed is sent to its origin for a while instead of being tried on every request. */
+const RETRY_FAILED_SECONDS = 3600;
+/** Decoding bombs: a small file can claim gigapixels; sharp refuses anything larger. */
+const MAX_INPUT_PIXELS = 100_000_000;
+
+export interface MediaDirs {
+  originals: string;
+  variants: string;
+  demo: string;
+  tmp: string;
+}
+
+export function mediaDirs(dataDir: string): MediaDirs {
+  const root = join(dataDir, 'media');
+  return { originals: join(root, 'orig'), variants: join(root, 'var'), demo: join(root, 'demo'), tmp: join(root, 'tmp') };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Same-key work runs once; later callers wait for the first. Keyed by path, so it is safe across servers. */
+const inflight = new Map<string, Promise<unknown>>();
+
+function once<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const running = inflight.get(key) as Promise<T> | undefined;
+  if (running) return running;
+  const job = work().finally(() => inflight.delete(key));
+  inflight.set(key, job);
+  return job;
+}
+
+/** Writes through a temp name and renames, so a reader never sees half a file. */
+async function writeAtomically(dir: string, tmpDir: string, name: string, produce: (tmp: string) => Promise<void>): Promise<string> {
+  const final = join(dir, name);
+  if (await exists(final)) return final;
+  await mkdir(dir, { recursive: true });
+  await mkdir(tmpDir, { recursive: true });
+  const tmp = join(tmpDir, `${randomUUID()}.part`);
+  try {
+    await produce(tmp);
+    await rename(tmp, final);
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  return final;
+}
+
+/** The demo image at `pathname` as a WebP of the given size, rasterised from its SVG once. */
+export async function demoRaster(ctx: ServerContext, svg: string, pathname: string, size: Exclude<VariantSize, 'o'>): Promise<string> {
+  const dirs = mediaDirs(ctx.config.dataDir);
+  const name = `${createHash('sha256').update(`${pathname}|${size}`).digest('hex')}.webp`;
+  return once(join(dirs.demo, name), () =>
+    writeAtomically(dirs.demo, dirs.tmp, name, async (tmp) => {
+      await sharp(Buffer.from(svg), { limitInputPixels: MAX_INPUT_PIXELS }).webp({ quality: 82 }).toFile(tmp);
+    }),
+  );
+}
+
+const MIME_BY_FORMAT: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  heif: 'image/heif',
+  svg: 'image/svg+xml',
+  tiff: 'image/tiff',
+};
+
+/** Downloads `url` (once), measures it and records it in `media`; returns the row, status 'failed' when it could not be had. */
+export async function fetchMedia(ctx: ServerContext, url: string): Promise<MediaRow> {
+  const dirs = mediaDirs(ctx.config.dataDir);
+  return once(`fetch:${ctx.config.dataDir}:${url}`, async () => {
+    const now = ctx.now();
+    let row: MediaRow = { url, status: 'failed', mimetype: '', width: 0, height: 0, animated: 0, size: 0, sha256: '', updated_at: now };
+    await mkdir(dirs.tmp, { recursive: true });
+    await mkdir(dirs.originals, { recursive: true });
+    const tmp = join(dirs.tmp, `${randomUUID()}.part`);
+    try {
+      const got = await downloadToFile(url, tmp, MEDIA_MAX_BYTES, { timeoutMs: DOWNLOAD_TIMEOUT_MS, maxRedirects: 3, accept: 'image/*,video/*;q=0.9' });
+      const declared = got.contentType.split(';')[0].trim().toLowerCase();
+      let mimetype = declared;
+      let width = 0;
+      let height = 0;
+      let animated = 0;
+      try {
+        const meta = await sharp(tmp, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+        mimetype = MIME_BY_FORMAT[meta.format ?? ''] ?? declared;
+        width = meta.width ?? 0;
+        height = meta.pageHeight ?? meta.height ?? 0;
+        animated = (meta.pages ?? 1) > 1 ? 1 : 0;
+      } catch {
+        // Not an image sharp can read: a video keeps its declared type and unknown dimensions.
+      }
+      if (mimetype.startsWith('image/') || mimetype.startsWith('video/')) {
+        await rename(tmp, join(dirs.originals, got.sha256));
+        row = { url, status: 'ok', mimetype, width, height, animated, size: got.size, sha256: got.sha256, updated_at: now };
+      }
+    } catch (err) {
+      if (ctx.config.verbose) console.error('Médialetöltési hiba:', url, (err as Error).message);
+    } finally {
+      await rm(tmp, { force: true });
+    }
+    await ctx.db.run(
+      `INSERT INTO media (url, status, mimetype, width, height, animated, size, sha256, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (url) DO UPDATE SET status = excluded.status, mimetype = excluded.mimetype, width = excluded.width, height = excluded.height,
+         animated = excluded.animated, size = excluded.size, sha256 = excluded.sha256, updated_at = excluded.updated_at`,
+      [row.url, row.status, row.mimetype, row.width, row.height, row.animated, row.size, row.sha256, row.updated_at],
+    );
+    return row;
+  });
+}
+
+/** The row for a URL some stored event uses, downloading it when needed; null when no event uses it or it cannot be had. */
+export async function knownMedia(ctx: ServerContext, url: string): Promise<MediaRow | null> {
+  const row = await ctx.db.get<MediaRow>('SELECT * FROM media WHERE url = ?', [url]);
+  if (row && row.status === 'ok' && row.sha256 && (await exists(join(mediaDirs(ctx.config.dataDir).originals, row.sha256)))) return row;
+  if (row && row.status === 'failed' && ctx.now() - Number(row.updated_at) < RETRY_FAILED_SECONDS) return null;
+  const used = await ctx.db.get('SELECT 1 AS x FROM event_media WHERE url = ? LIMIT 1', [url]);
+  if (!used) return null;
+  const fetched = await fetchMedia(ctx, url);
+  return fetched.status === 'ok' ? fetched : null;
+}
+
+export function originalPath(ctx: ServerContext, row: MediaRow): string {
+  return join(mediaDirs(ctx.config.dataDir).originals, row.sha256);
+}
+
+/**
+ * A resized (or first-frame) WebP of an image original. `size` 'o' with animated false is the
+ * still first frame at full size; the other sizes are never enlarged.
+ */
+export async function variantFile(ctx: ServerContext, row: MediaRow, size: VariantSize, animated: boolean): Promise<string> {
+  const dirs = mediaDirs(ctx.config.dataDir);
+  const keepAnimation = animated && Number(row.animated) === 1;
+  const name = `${row.sha256}-${size}-${keepAnimation ? 1 : 0}.webp`;
+  return once(join(dirs.variants, name), () =>
+    writeAtomically(dirs.variants, dirs.tmp, name, async (tmp) => {
+      let img = sharp(originalPath(ctx, row), { animated: keepAnimation, limitInputPixels: MAX_INPUT_PIXELS });
+      if (size !== 'o') img = img.resize({ width: VARIANT_WIDTH[size], withoutEnlargement: true });
+      await img.webp({ quality: 80 }).toFile(tmp);
+    }),
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Text normalisation shared by the search indexer and the query side, so both agree on what
+ * a term is: lowercase, accents folded (Hungarian "gulyás" and "gulyas" are one term),
+ * split on anything that is not a letter or a digit.
+ */
+
+/** Longer runs are identifiers (bech32, base64, hashes) rather than words; nobody searches by them. */
+export const MAX_TERM_LENGTH = 40;
+/** Words of at least this length match as prefixes: Hungarian glues suffixes on ("gulyást", "gulyással"). */
+export const PREFIX_MIN = 3;
+
+const MARKS = /\p{M}+/gu;
+const SPLIT = /[^\p{L}\p{N}]+/u;
+
+/** Lowercase, without diacritics (ő → o, ű → u, é → e …). */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(MARKS, '').toLowerCase().normalize('NFC');
+}
+
+/** The terms of a text in order; over-long runs are dropped but keep their position, so phrases never jump them. */
+export function tokenize(text: string): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (const raw of fold(text).split(SPLIT)) {
+    if (!raw) continue;
+    out.push(raw.length > MAX_TERM_LENGTH ? null : raw);
+  }
+  return out;
+}
+
+/** The distinct usable terms of a text. */
+export function terms(text: string): string[] {
+  return [...new Set(tokenize(text).filter((t): t is string => t !== null))];
+}
+
+/**
+ * The half-open range [lo, hi) of terms that start with `prefix`, for `term >= lo AND term < hi`.
+ * hi is the prefix with its last character bumped; a trailing 'z' carries left so the bound stays
+ * a letter (a bumped 'z' would be '{', which some collations sort among the letters' accents).
+ * hi is null when every character is 'z': then only the lower bound applies.
+ */
+export function prefixRange(prefix: string): { lo: string; hi: string | null } {
+  const chars = [...prefix];
+  while (chars.length) {
+    const last = chars.pop()!;
+    if (last === 'z') continue;
+    const code = last.codePointAt(0)!;
+    // Digits sort before letters in every collation we run on; after '9' comes 'a'.
+    const next = last === '9' ? 'a' : String.fromCodePoint(code + 1);
+    return { lo: prefix, hi: chars.join('') + next };
+  }
+  return { lo: prefix, hi: null };
+}
+
+/** Hashtags of an event: its t tags and #words in the text, folded like terms. */
+export function hashtagsOf(tags: string[][], content: string): string[] {
+  const out = new Set<string>();
+  for (const t of tags) {
+    if (t[0] === 't' && typeof t[1] === 'string') {
+      const tag = normaliseHashtag(t[1]);
+      if (tag) out.add(tag);
+    }
+  }
+  for (const m of content.matchAll(/(?:^|[^\p{L}\p{N}&/#])#([\p{L}\p{N}_]+)/gu)) {
+    const tag = normaliseHashtag(m[1]);
+    if (tag) out.add(tag);
+  }
+  return [...out];
+}
+
+export function normaliseHashtag(raw: string): string | null {
+  // Spaces become '-' as in reads topics (S §3.1), so a tag is one token of a space-separated list.
+  const tag = fold(raw.replace(/^#+/, '')).trim().replace(/\s+/g, '-');
+  if (!tag || tag.length > 64 || /^\d+$/.test(tag)) return null;
+  return tag;
+}
+
+const IMAGE_EXT = /\.(?:png|jpe?g|gif|webp|avif|svg|bmp)(?:[?#][^\s]*)?$/i;
+const VIDEO_EXT = /\.(?:mp4|mov|m4v|webm|ogv|mkv|m3u8)(?:[?#][^\s]*)?$/i;
+const AUDIO_EXT = /\.(?:mp3|m4a|wav|flac|oga|ogg|opus|aac)(?:[?#][^\s]*)?$/i;
+const URL = /https?:\/\/[^\s"'<>]+/gi;
+
+export interface MediaFlags {
+  image: boolean;
+  video: boolean;
+  audio: boolean;
+  url: boolean;
+}
+
+/** What media a post carries, from its kind, its links' file types and NIP-92 imeta mime types. */
+export function mediaFlags(kind: number, tags: string[][], content: string): MediaFlags {
+  const flags: MediaFlags = { image: kind === 20, video: kind === 21 || kind === 22 || kind === 34235 || kind === 34236, audio: false, url: false };
+  for (const m of content.matchAll(URL)) {
+    flags.url = true;
+    const url = m[0].replace(/[),.!?;:]+$/, '');
+    if (IMAGE_EXT.test(url)) flags.image = true;
+    else if (VIDEO_EXT.test(url)) flags.video = true;
+    else if (AUDIO_EXT.test(url)) flags.audio = true;
+  }
+  for (const t of tags) {
+    if (t[0] !== 'imeta') continue;
+    for (const part of t.slice(1)) {
+      if (typeof part !== 'string' || !part.startsWith('m ')) continue;
+      const mime = part.slice(2).trim();
+      if (mime.startsWith('image/')) flags.image = true;
+      if (mime.startsWith('video/')) flags.video = true;
+      if (mime.startsWith('audio/')) flags.audio = true;
+    }
+  }
+  return flags;
+}
+
+/** Whitespace-separated words, counted as the reads pipeline counts them. */
+export function countWords(text: string): number {
+  const m = text.match(/\S+/g);
+  return m ? m.length : 0;
+}

@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { transform } from 'esbuild';
+import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NostrEvent } from '../../server/context.ts';
+import { inThreadVerifier, startVerifyPool, type Verifier } from '../../server/ingest/verify-pool.ts';
+import { VERIFY_BAD_ID, VERIFY_BAD_SIG, VERIFY_OK } from '../../server/ingest/verify.ts';
+
+const key = generateSecretKey();
+
+function note(i: number): NostrEvent {
+  return finalizeEvent({ kind: 1, created_at: 1_700_000_000 + i, tags: [['t', `x${i}`]], content: `jegyzet ${i} — ékezet` }, key) as NostrEvent;
+}
+
+/** Every third event is broken: alternately its content changed (bad id) or its signature swapped (bad sig). */
+function mixed(n: number): { events: NostrEvent[]; expected: number[] } {
+  const good = Array.from({ length: n }, (_, i) => note(i));
+  const events: NostrEvent[] = [];
+  const expected: number[] = [];
+  good.forEach((e, i) => {
+    if (i % 3 === 1) {
+      events.push({ ...e, content: e.content + '!' });
+      expected.push(VERIFY_BAD_ID);
+    } else if (i % 3 === 2) {
+      events.push({ ...e, sig: good[(i + 1) % n].sig });
+      expected.push(VERIFY_BAD_SIG);
+    } else {
+      events.push(e);
+      expected.push(VERIFY_OK);
+    }
+  });
+  return { events, expected };
+}
+
+let open: Verifier[] = [];
+afterEach(async () => {
+  for (const v of open) await v.close();
+  open = [];
+});
+
+describe('verify pool', () => {
+  it('checks valid, bad-id and bad-sig events on worker threads, in input order', async () => {
+    const pool = await startVerifyPool({ size: 2 });
+    open.push(pool);
+    expect(pool.threads).toBe(2);
+    // More than one chunk, so the batches are spread over both workers and must be reassembled in order.
+    const { events, expected } = mixed(700);
+    expect(await pool.verify(events)).toEqual(expected);
+  });
+
+  it('answers concurrent calls independently', async () => {
+    const pool = await startVerifyPool({ size: 2 });
+    open.push(pool);
+    const a = mixed(300);
+    const b = mixed(90);
+    const [ra, rb] = await Promise.all([pool.verify(a.events), pool.verify(b.events)]);
+    expect(ra).toEqual(a.expected);
+    expect(rb).toEqual(b.expected);
+  });
+
+  it('gives the same answers in-thread', async () => {
+    const { events, expected } = mixed(60);
+    expect(await inThreadVerifier().verify(events)).toEqual(expected);
+  });
+
+  it('closes its workers and still answers afterwards, in-thread', async () => {
+    const pool = await startVerifyPool({ size: 2 });
+    expect(pool.threads).toBe(2);
+    await pool.close();
+    expect(pool.threads).toBe(0);
+    const { events, expected } = mixed(9);
+    expect(await pool.verify(events)).toEqual(expected);
+  });
+
+  it('falls back to in-thread verification when workers cannot start', async () => {
+    const pool = await startVerifyPool({ size: 1, startTimeoutMs: 1 });
+    open.push(pool);
+    expect(pool.threads).toBe(0);
+    const { events, expected } = mixed(6);
+    expect(await pool.verify(events)).toEqual(expected);
+  });
+});
+
+describe('verify pool under plain node', () => {
+  // The compiled server has .js files and no tsx loader: the pool must spawn the .js worker entry directly.
+  // Built inside the repo so node resolves nostr-wasm and nostr-tools from node_modules.
+  const dir = join(process.cwd(), '.cache', `verify-pool-js-${process.pid}`);
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('starts its workers from compiled JavaScript', async () => {
+    mkdirSync(dir, { recursive: true });
+    for (const name of ['verify', 'verify-pool', 'verify-worker']) {
+      const source = readFileSync(join('server', 'ingest', `${name}.ts`), 'utf8');
+      const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
+      writeFileSync(join(dir, `${name}.js`), code.replace(/(['"])(\.\.?\/[^'"]+)\.ts\1/g, '$1$2.js$1'));
+    }
+    const { events, expected } = mixed(12);
+    writeFileSync(join(dir, 'events.json'), JSON.stringify(events));
+    writeFileSync(
+      join(dir, 'check.mjs'),
+      `import { readFileSync } from 'node:fs';
+       import { startVerifyPool } from './verify-pool.js';
+       const pool = await startVerifyPool({ size: 1 });
+       const codes = await pool.verify(JSON.parse(readFileSync(new URL('./events.json', import.meta.url), 'utf8')));
+       const threads = pool.threads;
+       await pool.close();
+       console.log(JSON.stringify({ threads, codes }));`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'check.mjs')], { timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual({ threads: 1, codes: expected });
+  });
+});

@@ -1,0 +1,349 @@
+/**
+ * The one account of the worker, shared by every tab: runs the login, account and settings
+ * machines with the real signer, storage and cache server, and pushes one AccountSnapshot to
+ * every watching tab on each change (so a login, follow or mute shows everywhere at once).
+ */
+import { createActor, fromPromise, waitFor, type Actor } from 'xstate';
+import { accountMachine, followRepairOpen, showPremiumReminder } from '../machines/account.ts';
+import { keyStateOf, loginMachine, type KeyState, type LoginSnapshot, type StoredLoginInfo } from '../machines/login.ts';
+import { cachePublisher, fetchMembership, fetchRemoteList, fetchRemoteLists, publishDraft, type CacheRequest, type Publisher } from './accountRemote.ts';
+import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty } from './keys.ts';
+import { decryptWithPin, encryptWithPin, isPinEncrypted } from './pin.ts';
+import { SettingsService } from './settings.ts';
+import { Signer } from './signer.ts';
+import { defaultStorage, type AccountStorage, type StoredLogin } from './storage.ts';
+import type {
+  AccountAction,
+  AccountSnapshot,
+  ActionResult,
+  LoginRequest,
+  LoginState,
+  RelayFlags,
+  SettingsAction,
+  SignerBridge,
+} from './types.ts';
+
+export interface AccountServiceOptions {
+  request: CacheRequest;
+  storage?: AccountStorage;
+  signer?: Signer;
+  /** The relay pool's publish; the cache server's import_events when absent. */
+  publish?: Publisher;
+  /** Told whenever signing becomes possible or impossible (the publish service's signer). */
+  onSignerChange?: (canSign: boolean) => void;
+}
+
+interface Watcher {
+  tabId: string;
+  cb: (s: AccountSnapshot) => void;
+  release: () => void;
+}
+
+const LOGIN_STATES: Record<string, LoginState> = {
+  idle: 'booting',
+  booting: 'booting',
+  detecting: 'detecting',
+  retrying: 'detecting',
+  fallback: 'detecting',
+  usingStoredKey: 'detecting',
+  pinPrompt: 'pinPrompt',
+  unlocking: 'unlocking',
+  signedIn: 'signedIn',
+  readOnly: 'readOnly',
+  locked: 'locked',
+  loggedOut: 'loggedOut',
+};
+
+function secretKind(login: StoredLogin): StoredLoginInfo['secret'] {
+  if (!login.secret) return 'none';
+  return isPinEncrypted(login.secret) ? 'pin' : 'plain';
+}
+
+export class AccountService {
+  readonly signer: Signer;
+  readonly storage: AccountStorage;
+  readonly settings: SettingsService;
+  readonly login: Actor<typeof loginMachine>;
+  readonly account: Actor<typeof accountMachine>;
+  private publisher: Publisher;
+  private readonly watchers = new Map<number, Watcher>();
+  private nextWatch = 1;
+  private nextAction = 1;
+  private readonly pending = new Map<number, (r: ActionResult) => void>();
+  private booted = false;
+  private lastUser: { pubkey?: string; keyState: KeyState } = { keyState: 'none' };
+  private lastLoginState = '';
+  private lastSettingsKey = '';
+  private lastCanSign = false;
+  private notifyScheduled = false;
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: AccountServiceOptions) {
+    const { request } = options;
+    const signer = (this.signer = options.signer ?? new Signer());
+    const storage = (this.storage = options.storage ?? defaultStorage());
+    this.publisher = options.publish ?? cachePublisher(request);
+
+    this.login = createActor(
+      loginMachine.provide({
+        actors: {
+          loadStored: fromPromise(async () => {
+            const login = await storage.loadLogin();
+            return login && { method: login.method, pubkey: login.pubkey, secret: secretKind(login) };
+          }),
+          detectExtension: fromPromise(async () => {
+            const pubkey = await signer.detectExtension();
+            signer.useExtension(pubkey);
+            const stored = await storage.loadLogin();
+            // The local key stays as the fallback only for the same account.
+            const keep = stored && stored.pubkey === pubkey ? stored.secret : undefined;
+            await storage.saveLogin(keep ? { method: 'extension', pubkey, secret: keep } : { method: 'extension', pubkey });
+            return pubkey;
+          }),
+          useStoredKey: fromPromise(async () => {
+            const stored = await storage.loadLogin();
+            if (!stored?.secret || isPinEncrypted(stored.secret)) throw new AccountError('sign-no-nsec');
+            return signer.useLocal(secretFromHex(stored.secret));
+          }),
+          unlock: fromPromise(async ({ input }) => {
+            const stored = await storage.loadLogin();
+            if (!stored?.secret) throw new AccountError('bad-cipher');
+            const hex = await decryptWithPin(stored.secret, input.pin);
+            return signer.useLocal(secretFromHex(hex));
+          }),
+          saveNsec: fromPromise(async ({ input }) => {
+            const secret = parseSecret(input.nsec);
+            const hex = secretToHex(secret);
+            // With a PIN, only the encrypted form is ever written.
+            const stored = input.pin !== undefined ? await encryptWithPin(hex, input.pin) : hex;
+            const pubkey = signer.useLocal(secret);
+            await storage.saveLogin({ method: 'nsec', pubkey, secret: stored });
+            return { pubkey, secret: input.pin !== undefined ? ('pin' as const) : ('plain' as const) };
+          }),
+          saveNpub: fromPromise(async ({ input }) => {
+            const pubkey = parsePubkey(input.npub);
+            if (!pubkey) throw new Error('invalid-npub');
+            signer.clear();
+            signer.useReadOnly(pubkey);
+            await storage.saveLogin({ method: 'npub', pubkey });
+            return pubkey;
+          }),
+          clear: fromPromise(async () => {
+            signer.clear();
+            await storage.saveLogin(undefined);
+          }),
+        },
+      }),
+    );
+
+    this.account = createActor(
+      accountMachine.provide({
+        actors: {
+          loadRecord: fromPromise(({ input }) => storage.loadAccount(input.pubkey)),
+          fetchLists: fromPromise(({ input }) => fetchRemoteLists(request, signer, input.pubkey, input.lists)),
+          fetchList: fromPromise(({ input }) => fetchRemoteList(request, signer, input.pubkey, input.list)),
+          publish: fromPromise(({ input }) => publishDraft(signer, this.publisher, input.draft)),
+          checkMembership: fromPromise(() => fetchMembership(request, signer)),
+        },
+      }),
+    );
+    this.account.on('done', ({ id, result }) => {
+      const resolve = this.pending.get(id);
+      this.pending.delete(id);
+      resolve?.(result);
+    });
+    this.account.on('needPin', () => this.login.send({ type: 'REQUIRE_PIN' }));
+
+    this.settings = new SettingsService({ request, signer, storage, onChange: () => this.changed() });
+
+    let lastRecord: unknown;
+    this.account.subscribe((snap) => {
+      const record = snap.context.record;
+      if (record && record !== lastRecord) this.writes = this.writes.then(() => storage.saveAccount(record)).catch(() => undefined);
+      lastRecord = record;
+      this.changed();
+    });
+    this.login.subscribe((snap) => this.onLogin(snap));
+    this.account.start();
+    this.login.start();
+  }
+
+  /** Reads the stored login once; later calls do nothing. */
+  boot(): void {
+    if (this.booted) return;
+    this.booted = true;
+    this.login.send({ type: 'BOOT' });
+  }
+
+  setPublisher(publisher: Publisher): void {
+    this.publisher = publisher;
+  }
+
+  /** The relay pool's current relays, kept in the account's relaySettings. */
+  setRelaySnapshot(relays: Record<string, RelayFlags>): void {
+    this.account.send({ type: 'SET_RELAY_SNAPSHOT', relays });
+  }
+
+  registerBridge(tabId: string, bridge: SignerBridge): void {
+    this.signer.addBridge(tabId, bridge);
+  }
+
+  watch(tabId: string, cb: (s: AccountSnapshot) => void, release: () => void): number {
+    const handle = this.nextWatch++;
+    this.watchers.set(handle, { tabId, cb, release });
+    this.send(cb, this.snapshot());
+    return handle;
+  }
+
+  unwatch(handle: number): void {
+    const w = this.watchers.get(handle);
+    if (!w) return;
+    this.watchers.delete(handle);
+    w.release();
+  }
+
+  closeTab(tabId: string): void {
+    this.signer.removeBridge(tabId);
+    for (const [handle, w] of [...this.watchers]) if (w.tabId === tabId) this.unwatch(handle);
+  }
+
+  async loginWith(request: LoginRequest): Promise<ActionResult> {
+    this.booted = true;
+    if (request.method === 'extension') this.login.send({ type: 'LOGIN_EXTENSION' });
+    else if (request.method === 'nsec') this.login.send({ type: 'LOGIN_NSEC', nsec: request.nsec, pin: request.pin, pinConfirm: request.pinConfirm });
+    else this.login.send({ type: 'LOGIN_NPUB', npub: request.npub });
+    const snap = await waitFor(this.login, (s) => s.hasTag('settled'));
+    const error = snap.context.error;
+    if (error) return this.loginError(error);
+    if (snap.matches('pinPrompt')) return { ok: false, code: 'pin-required' };
+    return { ok: snap.matches('signedIn') || (request.method === 'npub' && snap.matches('readOnly')) };
+  }
+
+  async unlock(pin: string): Promise<ActionResult> {
+    if (this.login.getSnapshot().matches('locked')) this.login.send({ type: 'REQUIRE_PIN' });
+    if (!this.login.getSnapshot().matches('pinPrompt')) return { ok: false, code: 'ignored' };
+    this.login.send({ type: 'UNLOCK', pin });
+    const snap = await waitFor(this.login, (s) => s.hasTag('settled'));
+    return snap.matches('signedIn') ? { ok: true } : this.loginError(snap.context.error ?? 'bad-cipher');
+  }
+
+  cancelPin(): void {
+    this.login.send({ type: 'CANCEL_PIN' });
+  }
+
+  async logout(): Promise<void> {
+    this.login.send({ type: 'LOGOUT' });
+    await waitFor(this.login, (s) => s.matches('loggedOut'));
+  }
+
+  act(action: AccountAction): Promise<ActionResult> {
+    const id = this.nextAction++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.account.send({ type: 'ACTION', id, action });
+    });
+  }
+
+  settingsAction(action: SettingsAction): Promise<ActionResult> {
+    return this.settings.act(action);
+  }
+
+  snapshot(): AccountSnapshot {
+    const login = this.login.getSnapshot();
+    const account = this.account.getSnapshot();
+    const state = typeof login.value === 'string' ? (LOGIN_STATES[login.value] ?? 'busy') : 'busy';
+    const out: AccountSnapshot = {
+      login: {
+        state,
+        npub: toNpubOrEmpty(login.context.pubkey),
+        hasPinSecret: login.context.secret === 'pin',
+      },
+      showPremiumReminder: showPremiumReminder(account),
+      followRepair: followRepairOpen(account),
+      settings: this.settings.snapshot(),
+    };
+    if (login.context.pubkey) out.login.pubkey = login.context.pubkey;
+    if (login.context.method) out.login.method = login.context.method;
+    if (login.context.error) out.login.error = login.context.error;
+    if (account.context.record) out.account = account.context.record;
+    return out;
+  }
+
+  /** Every queued IndexedDB write has finished; for tests and shutdown. */
+  async flush(): Promise<void> {
+    await this.writes;
+    await this.settings.flush();
+  }
+
+  dispose(): void {
+    for (const handle of [...this.watchers.keys()]) this.unwatch(handle);
+    for (const resolve of this.pending.values()) resolve({ ok: false, code: 'no-pubkey' });
+    this.pending.clear();
+    this.login.stop();
+    this.account.stop();
+    this.settings.stop();
+  }
+
+  private loginError(error: string): ActionResult {
+    if (error === 'invalid-nsec') return { ok: false, code: error, message: MSG_INVALID_NSEC };
+    if (error.startsWith('A PIN')) return { ok: false, code: 'invalid-pin', message: error };
+    return { ok: false, code: error };
+  }
+
+  /** Keeps the signer, the account, the settings and the publish service in step with the login. */
+  private onLogin(snap: LoginSnapshot): void {
+    const { pubkey } = snap.context;
+    // States where the machine knows the pubkey but no actor set up the signer for it.
+    if ((snap.matches('readOnly') || snap.matches('locked')) && pubkey && this.signer.pubkey !== pubkey) {
+      this.signer.clear();
+      this.signer.useReadOnly(pubkey);
+    }
+    if (snap.matches('loggedOut') && this.signer.current.kind !== 'none') this.signer.clear();
+
+    const stateName = JSON.stringify(snap.value);
+    if (this.lastLoginState === '"pinPrompt"' && snap.matches('locked')) this.account.send({ type: 'PIN_CANCELLED' });
+    this.lastLoginState = stateName;
+
+    const keyState = keyStateOf(snap);
+    const user = { pubkey: keyState === 'none' ? undefined : pubkey, keyState };
+    const prev = this.lastUser;
+    if (user.pubkey !== prev.pubkey) this.account.send({ type: 'SET_USER', pubkey: user.pubkey, keyState });
+    else if (keyState !== prev.keyState) this.account.send({ type: 'KEY_STATE', keyState });
+    this.lastUser = user;
+
+    const canSign = keyState === 'sign';
+    // The settings wait until the login has settled; the guest's also until the stored login was read.
+    if (keyState !== 'pending' && (user.pubkey || (snap.hasTag('settled') && !snap.matches('idle')))) {
+      const key = `${user.pubkey ?? ''}|${canSign}`;
+      if (key !== this.lastSettingsKey) {
+        this.lastSettingsKey = key;
+        this.settings.load(user.pubkey, canSign);
+      }
+    }
+    if (canSign !== this.lastCanSign) {
+      this.lastCanSign = canSign;
+      this.options.onSignerChange?.(canSign);
+    }
+    this.changed();
+  }
+
+  /** Coalesces a burst of machine updates into one snapshot per watcher. */
+  private changed(): void {
+    if (this.notifyScheduled || this.watchers.size === 0) return;
+    this.notifyScheduled = true;
+    queueMicrotask(() => {
+      this.notifyScheduled = false;
+      const snap = this.snapshot();
+      for (const w of this.watchers.values()) this.send(w.cb, snap);
+    });
+  }
+
+  private send(cb: (s: AccountSnapshot) => void, snap: AccountSnapshot): void {
+    try {
+      const r: unknown = cb(snap);
+      if (r instanceof Promise) r.catch(() => undefined);
+    } catch {
+      // The tab's port is gone; closeTab will drop the watcher.
+    }
+  }
+}
