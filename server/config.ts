@@ -45,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',
     verbose: flag(env.VERBOSE, false),
     accessLog: flag(env.ACCESS_LOG, false),
+    fetchPrivateAddresses: flag(env.FETCH_PRIVATE_ADDRESSES, false),
     operatorPubkey: operatorPubkey(env.OPERATOR_PUBKEY),
   };
 }

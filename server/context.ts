@@ -29,6 +29,8 @@ export interface ServerConfig {
   nip05Domain: string;
   /** Host of the demo network's media URLs, rendered locally by /media-cache. */
   mediaDomain: string;
+  /** Let link previews and the media cache fetch private and loopback addresses (FETCH_PRIVATE_ADDRESSES=1). */
+  fetchPrivateAddresses: boolean;
   /** Print progress lines (seeding, listening). */
   verbose: boolean;
   /** Print one `ACCESS <method> <path> <status> <body bytes sent>` line per HTTP response (ACCESS_LOG=1; the client bench reads it). */

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ServerContext } from '../context.ts';
 import { linkPreview } from '../media/preview.ts';
+import { setAllowPrivateFetches } from '../media/guard.ts';
 import { addDemoMediaHost, MAX_URL_LENGTH } from '../media/urls.ts';
 import { API_CORS, postApi } from './api.ts';
 import { BLOB_PATH, CORS as BLOSSOM_CORS, handleBlossom, LIST_PATH, requestOrigin } from './blossom.ts';
@@ -16,6 +17,7 @@ import { mediaCache } from './media-cache.ts';
 /** Called once per server, before any event is imported (the media indexer needs the demo host). */
 export function initServices(ctx: ServerContext): void {
   addDemoMediaHost(ctx.config.mediaDomain);
+  setAllowPrivateFetches(ctx.config.fetchPrivateAddresses);
   // Partial files of a previous run (uploads and downloads cut by a stop) are abandoned; nothing resumes them.
   for (const dir of [join(ctx.config.dataDir, 'blobs', 'tmp'), join(ctx.config.dataDir, 'media', 'tmp')]) rmSync(dir, { recursive: true, force: true });
 }

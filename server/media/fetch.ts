@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { assertPublicHost, guardedLookup } from './guard.ts';
 
 export class FetchError extends Error {}
 
@@ -37,6 +38,8 @@ function parseHttpUrl(raw: string): URL {
     throw new FetchError('invalid url');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new FetchError('only http and https urls can be fetched');
+  const refused = assertPublicHost(u.hostname);
+  if (refused) throw new FetchError(refused);
   return u;
 }
 
@@ -55,7 +58,7 @@ async function open(raw: string, opts: FetchOptions): Promise<Opened> {
       const res = await new Promise<IncomingMessage>((resolve, reject) => {
         const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
           url,
-          { method: 'GET', signal: controller.signal, headers: { 'User-Agent': USER_AGENT, Accept: opts.accept, 'Accept-Encoding': 'identity' } },
+          { method: 'GET', signal: controller.signal, lookup: guardedLookup, headers: { 'User-Agent': USER_AGENT, Accept: opts.accept, 'Accept-Encoding': 'identity' } },
           resolve,
         );
         req.on('error', (err) => reject(controller.signal.aborted ? new FetchError('timeout') : err));

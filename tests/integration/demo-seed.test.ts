@@ -1,3 +1,4 @@
+import { readConfig } from '../../server/config.ts';
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ServerContext } from '../../server/context.ts';
@@ -12,10 +13,7 @@ function context(): ServerContext {
   const live = new EventEmitter();
   const now = () => NOW;
   return {
-    config: {
-      host: '127.0.0.1', port: 0, dataDir: '', distDir: '', upstreamRelays: [], demo: true, demoScale: 0.03,
-      nip05Domain: 'strucc.test', mediaDomain: 'media.strucc.test', verbose: false, accessLog: false, databaseUrl: '', operatorPubkey: '',
-    },
+    config: { ...readConfig({ PORT: '0', DATA_DIR: '', DIST_DIR: '' }), demoScale: 0.03 },
     db, live, now,
     importer: createImporter({ db, live, now }),
     stats: { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0 },

@@ -23,7 +23,7 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'strucc-svc-'));
   const clock = { now: Math.floor(Date.now() / 1000) };
-  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: join(dir, 'data'), DIST_DIR: join(dir, 'dist'), DEMO: '0', ...env });
+  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: join(dir, 'data'), DIST_DIR: join(dir, 'dist'), DEMO: '0', FETCH_PRIVATE_ADDRESSES: '1', ...env });
   const server = await startServer(config, { now: () => clock.now });
   return {
     server,

@@ -17,6 +17,7 @@ describe('readConfig', () => {
       accessLog: false,
       databaseUrl: '',
       operatorPubkey: '',
+      fetchPrivateAddresses: false,
     });
   });
 
