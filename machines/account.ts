@@ -9,10 +9,12 @@ import { PREMIUM_REMINDER_INTERVAL_MS } from '../worker/config.ts';
 import type { AccountAction, AccountRecord, ActionResult, MembershipTier, NostrEvent, RelayFlags } from '../worker/types.ts';
 import type { KeyState } from './login.ts';
 import {
-  addEmoji,
   applyList,
+  applyLocal,
+  applyPublished,
   FETCHED_LISTS,
   isListAction,
+  isLocal,
   likeDraft,
   listOf,
   normalizeRecord,
@@ -61,39 +63,6 @@ function missing<T, I>(name: string) {
   });
 }
 
-const LOCAL_ACTIONS = new Set<AccountAction['type']>(['addEmoji', 'setDraft', 'clearDraft', 'clearPremiumReminder', 'setLocal']);
-const isLocal = (a: AccountAction) => LOCAL_ACTIONS.has(a.type);
-
-/** Local edits need no key and no network. */
-function applyLocal(record: AccountRecord, action: AccountAction): AccountRecord {
-  switch (action.type) {
-    case 'addEmoji':
-      return { ...record, emojiHistory: addEmoji(record.emojiHistory, action.emoji) };
-    case 'setDraft': {
-      const parent = action.parent ?? 'root';
-      return {
-        ...record,
-        noteDraft: { ...record.noteDraft, [parent]: action.text },
-        noteDraftUserRefs: { ...record.noteDraftUserRefs, [parent]: action.userRefs ?? record.noteDraftUserRefs[parent] ?? {} },
-      };
-    }
-    case 'clearDraft': {
-      const parent = action.parent ?? 'root';
-      const noteDraft = { ...record.noteDraft };
-      const noteDraftUserRefs = { ...record.noteDraftUserRefs };
-      delete noteDraft[parent];
-      delete noteDraftUserRefs[parent];
-      return { ...record, noteDraft, noteDraftUserRefs };
-    }
-    case 'clearPremiumReminder':
-      return { ...record, premiumReminder: Date.now() };
-    case 'setLocal':
-      return { ...record, ...action.patch };
-    default:
-      return record;
-  }
-}
-
 function planOf(context: AccountContext): Plan {
   const action = context.current?.action;
   if (!context.record || !action || !isListAction(action)) return { kind: 'ignored' };
@@ -105,6 +74,7 @@ function draftOf(context: AccountContext): Draft | undefined {
   return plan.kind === 'ignored' ? undefined : plan.draft;
 }
 
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const failure = (code: string, reasons?: string[]): ActionResult => (reasons ? { ok: false, code, reasons } : { ok: false, code });
 
 export const accountMachine = setup({
@@ -142,7 +112,7 @@ export const accountMachine = setup({
     keyReadOnly: ({ context }) => context.keyState === 'readonly',
     keyWaiting: ({ context }) => context.keyState === 'pin' || context.keyState === 'pending',
     eventSign: ({ event }) => event.type === 'KEY_STATE' && event.keyState === 'sign',
-    eventNoKey: ({ event }) => event.type === 'KEY_STATE' && (event.keyState === 'readonly' || event.keyState === 'none'),
+    eventDecided: ({ event }) => event.type === 'KEY_STATE' && event.keyState !== 'pin' && event.keyState !== 'pending',
     alreadyLiked: ({ context }) =>
       context.current?.action.type === 'like' && !!context.record?.likes.includes(context.current.action.note.id),
     isLike: ({ context }) => context.current?.action.type === 'like',
@@ -154,6 +124,10 @@ export const accountMachine = setup({
     canSign: ({ context }) => context.keyState === 'sign',
   },
   actions: {
+    setTier: assign(({ context }, params: { tier: MembershipTier }) => ({
+      record: context.record && { ...context.record, membershipTier: params.tier },
+    })),
+    setKeyState: assign({ keyState: ({ context, event }) => ('keyState' in event ? event.keyState : context.keyState) }),
     finish: enqueueActions(({ context, enqueue }, params: { result: ActionResult }) => {
       if (context.current) enqueue.emit({ type: 'done' as const, id: context.current.id, result: params.result });
       enqueue.assign({ current: undefined, draft: undefined });
@@ -180,7 +154,7 @@ export const accountMachine = setup({
         target: '.noUser',
         actions: ['failAll', assign({ pubkey: undefined, record: undefined, keyState: 'none' as const, reminderDue: false })],
       },
-      { guard: 'samePubkey', actions: assign({ keyState: ({ event }) => event.keyState }) },
+      { guard: 'samePubkey', actions: 'setKeyState' },
       {
         target: '.loading',
         actions: [
@@ -189,16 +163,14 @@ export const accountMachine = setup({
         ],
       },
     ],
-    KEY_STATE: { actions: assign({ keyState: ({ event }) => event.keyState }) },
+    KEY_STATE: { actions: 'setKeyState' },
     ACTION: [
       { guard: 'noUser', actions: { type: 'answerEvent', params: { result: failure('no-pubkey') } } },
       { guard: 'isRepairAction', actions: { type: 'answerEvent', params: { result: failure('ignored') } } },
       {
         guard: 'localNow',
         actions: [
-          assign({
-            record: ({ context, event }) => (context.record && event.type === 'ACTION' ? applyLocal(context.record, event.action) : context.record),
-          }),
+          assign({ record: ({ context, event }) => context.record && applyLocal(context.record, event.action) }),
           { type: 'answerEvent', params: { result: { ok: true } } },
           raise({ type: 'REMINDER_CHANGED' }),
         ],
@@ -253,9 +225,7 @@ export const accountMachine = setup({
                   guard: 'currentLocal',
                   target: 'idle',
                   actions: [
-                    assign({
-                      record: ({ context }) => (context.record && context.current ? applyLocal(context.record, context.current.action) : context.record),
-                    }),
+                    assign({ record: ({ context }) => context.record && context.current && applyLocal(context.record, context.current.action) }),
                     { type: 'finish', params: { result: { ok: true } } },
                     raise({ type: 'REMINDER_CHANGED' }),
                   ],
@@ -284,15 +254,7 @@ export const accountMachine = setup({
                 if (context.keyState === 'pin') enqueue.emit({ type: 'needPin' as const });
               }),
               on: {
-                KEY_STATE: [
-                  { guard: 'eventSign', target: 'gate', actions: assign({ keyState: ({ event }) => event.keyState }) },
-                  {
-                    guard: 'eventNoKey',
-                    target: 'gate',
-                    actions: assign({ keyState: ({ event }) => event.keyState }),
-                  },
-                  { actions: assign({ keyState: ({ event }) => event.keyState }) },
-                ],
+                KEY_STATE: [{ guard: 'eventDecided', target: 'gate', actions: 'setKeyState' }, { actions: 'setKeyState' }],
                 PIN_CANCELLED: { target: 'idle', actions: { type: 'finish', params: { result: failure('sign-no-nsec') } } },
               },
             },
@@ -314,7 +276,7 @@ export const accountMachine = setup({
                   }),
                 },
                 // Publishing over a list we could not read could wipe changes made elsewhere.
-                onError: { target: 'idle', actions: { type: 'finish', params: { result: failure('fetch-failed') } } },
+                onError: { target: 'idle', actions: { type: 'finish', params: ({ event }) => ({ result: failure(errorText(event.error)) }) } },
               },
             },
             planning: {
@@ -358,37 +320,22 @@ export const accountMachine = setup({
                     target: 'idle',
                     actions: [
                       assign({
-                        record: ({ context, event }) => {
-                          const { record, current, draft } = context;
-                          const signed = event.output.event;
-                          if (!record || !current || !signed) return record;
-                          if (current.action.type === 'like') return { ...record, likes: [...record.likes, current.action.note.id] };
-                          if (!isListAction(current.action)) return record;
-                          const remote: RemoteList = { created_at: signed.created_at, tags: signed.tags, content: signed.content };
-                          if (draft?.encryptPrivate) remote.privateTags = draft.encryptPrivate;
-                          return applyList(record, listOf(current.action), remote, true);
-                        },
+                        record: ({ context, event }) =>
+                          context.record && context.current && event.output.event
+                            ? applyPublished(context.record, context.current.action, event.output.event, context.draft)
+                            : context.record,
                       }),
                       { type: 'finish', params: { result: { ok: true } } },
                     ],
                   },
                   {
                     target: 'idle',
-                    actions: enqueueActions(({ context, event, enqueue }) => {
-                      if (context.current) {
-                        enqueue.emit({ type: 'done' as const, id: context.current.id, result: failure('publish-failed', event.output.reasons) });
-                      }
-                      enqueue.assign({ current: undefined, draft: undefined });
-                    }),
+                    actions: { type: 'finish', params: ({ event }) => ({ result: failure('publish-failed', event.output.reasons) }) },
                   },
                 ],
                 onError: {
                   target: 'idle',
-                  actions: enqueueActions(({ context, event, enqueue }) => {
-                    const code = event.error instanceof Error ? event.error.message : String(event.error);
-                    if (context.current) enqueue.emit({ type: 'done' as const, id: context.current.id, result: failure(code) });
-                    enqueue.assign({ current: undefined, draft: undefined });
-                  }),
+                  actions: { type: 'finish', params: ({ event }) => ({ result: failure(errorText(event.error)) }) },
                 },
               },
             },
@@ -402,22 +349,14 @@ export const accountMachine = setup({
               always: [{ guard: 'canSign', target: 'checking' }, { target: 'waiting' }],
             },
             waiting: {
-              on: { KEY_STATE: { guard: 'eventSign', target: 'checking', actions: assign({ keyState: ({ event }) => event.keyState }) } },
+              on: { KEY_STATE: { guard: 'eventSign', target: 'checking', actions: 'setKeyState' } },
             },
             checking: {
               invoke: {
                 src: 'checkMembership',
                 input: ({ context }) => ({ pubkey: context.pubkey ?? '' }),
-                onDone: {
-                  target: 'known',
-                  actions: assign({
-                    record: ({ context, event }) => context.record && { ...context.record, membershipTier: event.output ?? 'none' },
-                  }),
-                },
-                onError: {
-                  target: 'known',
-                  actions: assign({ record: ({ context }) => context.record && { ...context.record, membershipTier: 'none' as const } }),
-                },
+                onDone: { target: 'known', actions: { type: 'setTier', params: ({ event }) => ({ tier: event.output ?? 'none' }) } },
+                onError: { target: 'known', actions: { type: 'setTier', params: { tier: 'none' } } },
               },
             },
             known: {},

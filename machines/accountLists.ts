@@ -3,7 +3,7 @@
  * the newer-list-wins rule, and the next list event each change would publish.
  */
 import { EMOJI_HISTORY_MAX, MIN_CONTACTS_TO_PUBLISH } from '../worker/config.ts';
-import type { AccountAction, AccountRecord, EmojiUse, MuteListEntry, RelayFlags } from '../worker/types.ts';
+import type { AccountAction, AccountRecord, EmojiUse, MuteListEntry, NostrEvent, RelayFlags } from '../worker/types.ts';
 
 export type ListName = 'contacts' | 'mutes' | 'bookmarks' | 'mutelists' | 'allowlist' | 'relays';
 
@@ -193,7 +193,9 @@ export function applyList(record: AccountRecord, list: ListName, remote: RemoteL
         mutedTags: remote.tags,
         mutedPrivate: remote.content,
         muted: unique([...pTags(remote.tags), ...pTags(remote.privateTags ?? [])]),
-        mutedSince: at,
+        // Private mutes we could not read yet (no key at sync time): the list is taken again,
+        // decrypted, before any change is published, so they are never dropped.
+        mutedSince: remote.content !== '' && remote.privateTags === undefined ? record.mutedSince : at,
       };
     case 'bookmarks':
       return { ...record, bookmarks: remote.tags, bookmarksSince: at };
@@ -319,4 +321,46 @@ export function likeDraft(note: { id: string; pubkey: string; kind: number }): D
 export function addEmoji(history: EmojiUse[], emoji: EmojiUse): EmojiUse[] {
   const rest = history.filter((e) => !(e.name === emoji.name && e.url === emoji.url));
   return [emoji, ...rest].slice(0, EMOJI_HISTORY_MAX);
+}
+
+export const LOCAL_ACTIONS = new Set<AccountAction['type']>(['addEmoji', 'setDraft', 'clearDraft', 'clearPremiumReminder', 'setLocal']);
+export const isLocal = (a: AccountAction) => LOCAL_ACTIONS.has(a.type);
+
+/** Local edits need no key and no network. */
+export function applyLocal(record: AccountRecord, action: AccountAction): AccountRecord {
+  switch (action.type) {
+    case 'addEmoji':
+      return { ...record, emojiHistory: addEmoji(record.emojiHistory, action.emoji) };
+    case 'setDraft': {
+      const parent = action.parent ?? 'root';
+      return {
+        ...record,
+        noteDraft: { ...record.noteDraft, [parent]: action.text },
+        noteDraftUserRefs: { ...record.noteDraftUserRefs, [parent]: action.userRefs ?? record.noteDraftUserRefs[parent] ?? {} },
+      };
+    }
+    case 'clearDraft': {
+      const parent = action.parent ?? 'root';
+      const noteDraft = { ...record.noteDraft };
+      const noteDraftUserRefs = { ...record.noteDraftUserRefs };
+      delete noteDraft[parent];
+      delete noteDraftUserRefs[parent];
+      return { ...record, noteDraft, noteDraftUserRefs };
+    }
+    case 'clearPremiumReminder':
+      return { ...record, premiumReminder: Date.now() };
+    case 'setLocal':
+      return { ...record, ...action.patch };
+    default:
+      return record;
+  }
+}
+
+/** The record after our own list event (or like) was published: taken as the newest list. */
+export function applyPublished(record: AccountRecord, action: AccountAction, signed: NostrEvent, draft: Draft | undefined): AccountRecord {
+  if (action.type === 'like') return { ...record, likes: [...record.likes, action.note.id] };
+  if (!isListAction(action)) return record;
+  const remote: RemoteList = { created_at: signed.created_at, tags: signed.tags, content: signed.content };
+  if (draft?.encryptPrivate) remote.privateTags = draft.encryptPrivate;
+  return applyList(record, listOf(action), remote, true);
 }

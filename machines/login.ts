@@ -102,7 +102,7 @@ export const loginMachine = setup({
   initial: 'idle',
   context: { secret: 'none', attempts: 0 },
   on: {
-    LOGIN_EXTENSION: { target: '.detecting', actions: [assign({ attempts: 0 }), 'clearError'] },
+    LOGIN_EXTENSION: { target: '.preparing', actions: [assign({ attempts: 0 }), 'clearError'] },
     LOGIN_NSEC: [
       { guard: 'pinInvalid', target: '.settle', actions: 'pinError' },
       { target: '.savingNsec', actions: 'clearError' },
@@ -137,6 +137,20 @@ export const loginMachine = setup({
           },
         ],
         onError: { target: 'loggedOut', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+      },
+    },
+    /** What the fallback may use if the extension stays missing: the stored key, read afresh. */
+    preparing: {
+      invoke: {
+        src: 'loadStored',
+        onDone: {
+          target: 'detecting',
+          actions: assign(({ context, event }) => ({
+            secret: event.output?.secret ?? 'none',
+            pubkey: context.pubkey ?? event.output?.pubkey,
+          })),
+        },
+        onError: 'detecting',
       },
     },
     detecting: {

@@ -35,6 +35,8 @@ export interface ServerConfig {
   verbose: boolean;
   /** Print one `ACCESS <method> <path> <status> <body bytes sent>` line per HTTP response (ACCESS_LOG=1; the client bench reads it). */
   accessLog: boolean;
+  /** Per-relay time limit of broadcast_events and broadcast_reply; 15 s when absent (tests shorten it). */
+  broadcastTimeoutMs?: number;
   /** Hex pubkey whose kind-30000 lists d=spam and d=nsfw are the primal_spam / primal_nsfw groups (OPERATOR_PUBKEY); '' = empty groups. */
   operatorPubkey: string;
 }

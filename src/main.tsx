@@ -9,6 +9,7 @@ import { applyTheme, storedTheme } from './theme';
 import { connect } from './worker-client';
 import { startSignerBridge } from './lib/signerBridge';
 import { trackActivity } from './lib/activity';
+import { exposeDevtools } from './lib/devtools';
 import App from './App';
 
 applyTheme(storedTheme());
@@ -16,6 +17,7 @@ applyTheme(storedTheme());
 void connect().catch(() => undefined);
 startSignerBridge();
 trackActivity();
+exposeDevtools();
 
 const root = document.getElementById('root');
 if (root) {

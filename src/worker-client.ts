@@ -22,13 +22,27 @@ function readConfig(): ClientConfig {
       return null;
     }
   };
+  const devMode = stored('devMode') === 'true';
   return {
     cacheServer: stored('cacheServer') || `${wsScheme}//${location.host}/v1`,
     mediaServer: (stored('mediaServer') || location.origin).replace(/\/+$/, ''),
     noBinary: stored('noBinary') === 'true',
-    devMode: stored('devMode') === 'true',
+    devMode,
     guestPubkey: stored('guestPubkey') || undefined,
+    activityTimings: devMode ? parseTimings(stored('activityTimings')) : undefined,
   };
+}
+
+/** localStorage activityTimings ('{"sleepMs":5000,"wakeMs":3000}'); anything malformed keeps the spec's timings. */
+function parseTimings(raw: string | null): ClientConfig['activityTimings'] {
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(raw) as { sleepMs?: unknown; wakeMs?: unknown };
+    const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
+    return ok(value.sleepMs) && ok(value.wakeMs) ? { sleepMs: value.sleepMs, wakeMs: value.wakeMs } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export const config: ClientConfig = readConfig();

@@ -42,6 +42,7 @@ interface Watcher {
 const LOGIN_STATES: Record<string, LoginState> = {
   idle: 'booting',
   booting: 'booting',
+  preparing: 'detecting',
   detecting: 'detecting',
   retrying: 'detecting',
   fallback: 'detecting',
@@ -67,6 +68,7 @@ export class AccountService {
   readonly account: Actor<typeof accountMachine>;
   private publisher: Publisher;
   private readonly watchers = new Map<number, Watcher>();
+  private readonly bridgeReleases = new Map<string, () => void>();
   private nextWatch = 1;
   private nextAction = 1;
   private readonly pending = new Map<number, (r: ActionResult) => void>();
@@ -141,7 +143,7 @@ export class AccountService {
         actors: {
           loadRecord: fromPromise(({ input }) => storage.loadAccount(input.pubkey)),
           fetchLists: fromPromise(({ input }) => fetchRemoteLists(request, signer, input.pubkey, input.lists)),
-          fetchList: fromPromise(({ input }) => fetchRemoteList(request, signer, input.pubkey, input.list)),
+          fetchList: fromPromise(({ input }) => fetchRemoteList(request, signer, input.pubkey, input.list, true)),
           publish: fromPromise(({ input }) => publishDraft(signer, this.publisher, input.draft)),
           checkMembership: fromPromise(() => fetchMembership(request, signer)),
         },
@@ -184,8 +186,11 @@ export class AccountService {
     this.account.send({ type: 'SET_RELAY_SNAPSHOT', relays });
   }
 
-  registerBridge(tabId: string, bridge: SignerBridge): void {
+  /** `release` frees the tab's Comlink proxy when the tab goes away or registers again. */
+  registerBridge(tabId: string, bridge: SignerBridge, release?: () => void): void {
+    this.bridgeReleases.get(tabId)?.();
     this.signer.addBridge(tabId, bridge);
+    if (release) this.bridgeReleases.set(tabId, release);
   }
 
   watch(tabId: string, cb: (s: AccountSnapshot) => void, release: () => void): number {
@@ -204,6 +209,8 @@ export class AccountService {
 
   closeTab(tabId: string): void {
     this.signer.removeBridge(tabId);
+    this.bridgeReleases.get(tabId)?.();
+    this.bridgeReleases.delete(tabId);
     for (const [handle, w] of [...this.watchers]) if (w.tabId === tabId) this.unwatch(handle);
   }
 

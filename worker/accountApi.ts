@@ -33,7 +33,7 @@ export function createAccountApi(options: AccountApiOptions): { service: Account
   const api: AccountApi = {
     async registerSigner(tabId, bridge) {
       options.touch(tabId);
-      service.registerBridge(tabId, bridge);
+      service.registerBridge(tabId, bridge, options.releaser(bridge));
       // The stored login is read once the first tab can lend its extension to the detection.
       service.boot();
     },

@@ -4,6 +4,7 @@
  */
 import type { Draft, ListName, RemoteList } from '../machines/accountLists.ts';
 import type { PublishOutput } from '../machines/account.ts';
+import { AccountError } from './keys.ts';
 import type { Signer } from './signer.ts';
 import type { CacheObject, CacheReply, MembershipTier, NostrEvent } from './types.ts';
 
@@ -24,21 +25,33 @@ function isEvent(o: CacheObject): o is CacheObject & NostrEvent {
   return typeof o.pubkey === 'string' && typeof o.created_at === 'number' && Array.isArray(o.tags) && typeof o.content === 'string';
 }
 
-/** The newest matching list event of the reply, or null when the server has none. */
-export async function fetchRemoteList(request: CacheRequest, signer: Signer, pubkey: string, list: ListName): Promise<RemoteList | null> {
+/**
+ * The newest matching list event of the reply, or null when the server has none. Before a change
+ * (`strict`), an unreadable answer or private part fails: publishing over it would lose entries.
+ */
+export async function fetchRemoteList(
+  request: CacheRequest,
+  signer: Signer,
+  pubkey: string,
+  list: ListName,
+  strict = false,
+): Promise<RemoteList | null> {
   if (list === 'relays') return null;
   const q = LIST_QUERY[list];
   const payload: Record<string, unknown> = { pubkey };
   if (list !== 'bookmarks') payload.extended_response = false;
   const reply = await request(q.command, payload);
-  if (reply.notice !== undefined) throw new Error(`${q.command}: ${reply.notice}`);
+  if (reply.notice !== undefined) throw new Error('fetch-failed');
   const found = reply.events
     .filter(isEvent)
     .filter((e) => e.kind === q.kind && e.pubkey === pubkey && (!q.d || e.tags.some((t) => t[0] === 'd' && t[1] === q.d)))
     .sort((a, b) => b.created_at - a.created_at)[0];
   if (!found) return null;
   const remote: RemoteList = { created_at: found.created_at, tags: found.tags, content: found.content };
-  if (list === 'mutes' && found.content !== '') remote.privateTags = await decryptPrivate(signer, pubkey, found.content);
+  if (list === 'mutes' && found.content !== '') {
+    remote.privateTags = await decryptPrivate(signer, pubkey, found.content);
+    if (strict && remote.privateTags === undefined) throw new AccountError('decrypt-no-nsec');
+  }
   return remote;
 }
 

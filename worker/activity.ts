@@ -4,8 +4,9 @@
  */
 import { createActor, type Subscription } from 'xstate';
 import { activityMachine, activityStateOf } from '../machines/activity.ts';
+import { INACTIVITY_MS, WAKE_UP_MS } from './config.ts';
 import type { RelayService } from './relays.ts';
-import type { ActivitySnapshot } from './types.ts';
+import type { ActivitySnapshot, ActivityTimings } from './types.ts';
 
 export interface CacheSocketControl {
   /** Reopens the cache socket (a no-op before the first tab said hello). */
@@ -14,7 +15,13 @@ export interface CacheSocketControl {
 }
 
 export class ActivityService {
-  private readonly actor = createActor(activityMachine, { input: {} });
+  /** The spec's 5 min / 36 s unless a devMode tab asked for test-speed timings (setTimings). */
+  private timings: ActivityTimings = { sleepMs: INACTIVITY_MS, wakeMs: WAKE_UP_MS };
+  // Delays are read each time a state is entered, so new timings apply from the next activity report.
+  private readonly actor = createActor(
+    activityMachine.provide({ delays: { inactivity: () => this.timings.sleepMs, wakeUp: () => this.timings.wakeMs } }),
+    { input: {} },
+  );
   private readonly watchers = new Set<(s: ActivitySnapshot) => void>();
   private readonly subs: Subscription[];
   private last: ActivitySnapshot;
@@ -61,6 +68,11 @@ export class ActivityService {
 
   report(tabId: string): void {
     this.actor.send({ type: 'ACTIVITY', tabId });
+  }
+
+  /** Replaces the sleep and wake timings; only devMode tabs pass them (worker/api.ts hello). */
+  setTimings(timings: ActivityTimings): void {
+    this.timings = { ...timings };
   }
 
   setProxy(on: boolean): void {

@@ -216,6 +216,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       if (!config) {
         config = { ...cfg };
         socket.send({ type: 'CONNECT', url: cfg.cacheServer, noBinary: cfg.noBinary, devMode: cfg.devMode });
+        // Test-speed sleep and wake exist for developers and tests only; ordinary tabs keep the spec's timings.
+        if (cfg.devMode && cfg.activityTimings) network.activity.setTimings(cfg.activityTimings);
       }
       return { version: APP_VERSION };
     },

@@ -60,7 +60,11 @@ export class SettingsService {
     this.actor = createActor(
       settingsMachine.provide({
         actors: {
-          loadLocal: fromPromise(({ input }) => storage.loadSettings(input.key)),
+          loadLocal: fromPromise(async ({ input }) => {
+            // A reload must read what the last change wrote, not a copy from before it.
+            await this.writes;
+            return storage.loadSettings(input.key);
+          }),
           fetchDefaultSettings: fromPromise(async () => {
             const settings = asSettings(jsonContent(await ask(request, 'get_default_app_settings', { client: APP_SETTINGS_CLIENT })));
             if (!settings) throw new Error('get_default_app_settings: no settings');

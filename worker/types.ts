@@ -134,6 +134,18 @@ export interface ClientConfig {
   guestPubkey?: string;
   /** The tab holds the Web Lock tabLockName(tabId) until it goes away (worker/config.ts). */
   holdsTabLock?: boolean;
+  /**
+   * Shorter sleep and wake timings, honoured only with devMode on (localStorage activityTimings),
+   * so tests and developers can watch sleep and wake without waiting 5 minutes.
+   */
+  activityTimings?: ActivityTimings;
+}
+
+export interface ActivityTimings {
+  /** Silence in every tab before the worker sleeps (spec: 5 minutes). */
+  sleepMs: number;
+  /** Time spent waking before woke (spec: 36 s). */
+  wakeMs: number;
 }
 
 /** A NIP-01 filter as sent to relays. */
@@ -273,6 +285,50 @@ export interface StruccApi {
   settingsAction?(action: SettingsAction): Promise<ActionResult>;
   /** Signs with the account's key or extension; rejects with a §8 code. */
   signEvent?(event: UnsignedEvent): Promise<NostrEvent>;
+
+  /** The unread notification count (subscribed only while signed in and active); unwatch with unwatchNotificationCount. */
+  watchNotificationCount?(tabId: string, cb: (s: NotificationCountSnapshot) => void): Promise<number>;
+  unwatchNotificationCount?(handle: number): Promise<void>;
+  /** Resets the count: set_notifications_seen with a signed event whose created_at is now. */
+  markNotificationsSeen?(): Promise<ActionResult>;
+  /** The notification list (100 newest, then 20 older a page) for the signed-in user. */
+  openNotifications?(tabId: string, typeGroup: NotificationTypeGroup, cb: (s: NotificationsSnapshot) => void): Promise<number>;
+  loadMoreNotifications?(handle: number): Promise<void>;
+  selectNotificationGroup?(handle: number, typeGroup: NotificationTypeGroup): Promise<void>;
+  closeNotifications?(handle: number): Promise<void>;
+  /** Mobile releases and the download badge; unwatch with unwatchReleases. */
+  watchReleases?(tabId: string, cb: (s: ReleasesSnapshot) => void): Promise<number>;
+  unwatchReleases?(handle: number): Promise<void>;
+  /** Stores the current releases' versions as acknowledged: the badge goes away. */
+  acknowledgeRelease?(): Promise<void>;
+
+  /** The unread direct-message total (directmsg_count); unwatch with unwatchDmCount. */
+  watchDmCount?(tabId: string, cb: (count: number) => void): Promise<number>;
+  unwatchDmCount?(handle: number): Promise<void>;
+  /** The DM page: contacts of the remembered relation, and the remembered conversation selected. */
+  openDms?(tabId: string, cb: (s: DmSnapshot) => void): Promise<number>;
+  setDmRelation?(handle: number, relation: DmRelation): Promise<void>;
+  loadMoreDmContacts?(handle: number): Promise<void>;
+  /** Loads the conversation (20 a page) and sets the contact's unread count to zero. */
+  selectDmContact?(handle: number, pubkey: string): Promise<void>;
+  /** The next older page of the selected conversation. */
+  loadMoreDms?(handle: number): Promise<void>;
+  /** Encrypts (NIP-04), publishes a kind 4, imports it and refreshes the conversation. */
+  sendDm?(handle: number, text: string): Promise<PublishResult>;
+  markAllDmsRead?(): Promise<ActionResult>;
+  closeDms?(handle: number): Promise<void>;
+
+  /** A profile page; setProfileKey switches it to another user (resets profile, stats and sidebars). */
+  openProfile?(tabId: string, pubkey: string, cb: (s: ProfileSnapshot) => void): Promise<number>;
+  setProfileKey?(handle: number, pubkey: string): Promise<void>;
+  loadProfileTab?(handle: number, tab: ProfileTab): Promise<void>;
+  loadMoreProfileTab?(handle: number, tab: ProfileTab): Promise<void>;
+  closeProfile?(handle: number): Promise<void>;
+
+  /** A thread (/e/) or an article with its replies (/a/). */
+  openThread?(tabId: string, target: ThreadTarget, cb: (s: ThreadSnapshot) => void): Promise<number>;
+  reloadThread?(handle: number, target?: ThreadTarget): Promise<void>;
+  closeThread?(handle: number): Promise<void>;
 }
 
 export type ThemeName = 'sunrise' | 'sunset' | 'midnight' | 'ice';
@@ -484,4 +540,190 @@ export interface SignerBridge {
   nip04Decrypt(pubkey: string, ciphertext: string): Promise<string>;
   nip44Encrypt(pubkey: string, plaintext: string): Promise<string>;
   nip44Decrypt(pubkey: string, ciphertext: string): Promise<string>;
+}
+
+/** Spec §3 "User stats": the 10000105 USER_PROFILE of user_profile. */
+export interface UserStats {
+  followers_count: number;
+  follows_count: number;
+  note_count: number;
+  reply_count: number;
+  time_joined: number;
+  total_zap_count: number;
+  total_satszapped: number;
+  relay_count: number;
+  media_count: number;
+  long_form_note_count: number;
+}
+
+export type NotificationTypeGroup = 'all' | 'zaps' | 'replies' | 'mentions' | 'reposts';
+
+/** One 10000110 notification (protocol S §3.8), with its roles picked out for the UI. */
+export interface NotificationItem {
+  id: string;
+  /** Spec §3 "Notification types": 1 new follower ... 8, 101-104, 201-204 (and the server's 3xx, 401, 501, 601). */
+  type: number;
+  created_at: number;
+  /** The recipient. */
+  pubkey: string;
+  /** Who caused it (follower, who_liked_it, you_were_mentioned_by...). */
+  actor?: string;
+  /** The post it is about (your_post, post_you_were_mentioned_in, you_were_mentioned_in...). */
+  post?: string;
+  /** The post that did it, when there is one besides `post` (a reply, a quoting post, a highlight). */
+  related?: string;
+  satszapped?: number;
+  reaction?: string;
+  message?: string;
+  /** Every argument as the server sent it. */
+  args: Record<string, unknown>;
+}
+
+export interface NotificationsSnapshot {
+  typeGroup: NotificationTypeGroup;
+  status: FeedStatus;
+  /** Newest first. */
+  notifications: NotificationItem[];
+  /** The referenced notes, by event id. */
+  notes: Record<string, FeedNote>;
+  users: Record<string, Profile>;
+  hasMore: boolean;
+  error?: string;
+}
+
+export interface NotificationCountSnapshot {
+  /** Unread notifications: the sum of every type's count. */
+  count: number;
+  /** notification_counts is open right now (signed in, key known, user active). */
+  subscribed: boolean;
+}
+
+export interface MobileRelease {
+  version: string;
+  /** Release date, unix seconds. */
+  date: number;
+}
+
+export interface ReleasesSnapshot {
+  ios?: MobileRelease;
+  android?: MobileRelease;
+  /** The versions the user acknowledged, per platform. */
+  acknowledged: { ios?: string; android?: string };
+  /** Spec §4: an iOS or Android release newer than the acknowledged one and already released. */
+  badge: boolean;
+}
+
+export type DmRelation = 'any' | 'follows' | 'other';
+
+export interface DmInfo {
+  /** Unread messages from this contact. */
+  cnt: number;
+  latest_at: number;
+  latest_event_id: string;
+}
+
+export interface DmContact {
+  pubkey: string;
+  user: Profile;
+  dmInfo: DmInfo;
+  /** The conversation's latest kind-4 event, still encrypted. */
+  latest?: NostrEvent;
+}
+
+export interface DirectMessage {
+  id: string;
+  sender: string;
+  /** Decrypted text. */
+  content: string;
+  created_at: number;
+}
+
+export interface DmSnapshot {
+  relation: DmRelation;
+  contactsStatus: FeedStatus;
+  /** Most recent conversation first. */
+  contacts: DmContact[];
+  hasMoreContacts: boolean;
+  /** Unread messages in total (directmsg_count). */
+  unreadTotal: number;
+  selected?: string;
+  conversationStatus: FeedStatus;
+  /** The selected conversation, oldest first. */
+  messages: DirectMessage[];
+  hasMoreMessages: boolean;
+  sending: boolean;
+  error?: string;
+}
+
+export type ProfileTab = 'notes' | 'replies' | 'reads' | 'media' | 'zaps' | 'follows' | 'followers' | 'relays';
+
+/** Spec §4 Profile loading flags (plus the profile itself and the reads tab). */
+export type ProfileLoadingFlag =
+  | 'profile'
+  | 'notes'
+  | 'replies'
+  | 'reads'
+  | 'zaps'
+  | 'gallery'
+  | 'contacts'
+  | 'followers'
+  | 'relays'
+  | 'sidebarNotes'
+  | 'sidebarArticles';
+
+export interface ProfileZap {
+  id: string;
+  amount: number;
+  sender: string;
+  message: string;
+  created_at: number;
+  /** The zapped note, when the zap was on one. */
+  eventId?: string;
+}
+
+export interface ProfileHistoryEntry {
+  pubkey: string;
+  profile?: Profile;
+  stats?: UserStats;
+}
+
+export interface ProfileSnapshot {
+  pubkey?: string;
+  profile?: Profile;
+  stats?: UserStats;
+  /** stats.time_joined, unix seconds. */
+  joinDate?: number;
+  /** The profile follows the viewer (is_user_following). */
+  followsYou: boolean;
+  loading: Record<ProfileLoadingFlag, boolean>;
+  sidebarNotes: FeedNote[];
+  sidebarArticles: FeedNote[];
+  notes: FeedNote[];
+  replies: FeedNote[];
+  reads: FeedNote[];
+  media: FeedNote[];
+  zaps: ProfileZap[];
+  follows: Profile[];
+  followers: Profile[];
+  relays: Record<string, RelayFlags>;
+  hasMore: Record<'notes' | 'replies' | 'reads' | 'media' | 'zaps', boolean>;
+  /** Spec §3 "Profile history": most recent first, at most 10. */
+  history: ProfileHistoryEntry[];
+  error?: string;
+}
+
+/** A thread page: a note (/e/) or an article (/a/). */
+export type ThreadTarget = { type: 'note'; id: string } | { type: 'article'; pubkey: string; kind: number; identifier: string };
+
+export type ThreadStatus = 'loading' | 'resolving' | 'ready' | 'notFound' | 'error';
+
+export interface ThreadSnapshot {
+  target: ThreadTarget;
+  status: ThreadStatus;
+  /** The parent chain, oldest first. */
+  parents: FeedNote[];
+  /** The focused note; absent while loading and when it was not found. */
+  note?: FeedNote;
+  replies: FeedNote[];
+  error?: string;
 }

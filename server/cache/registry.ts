@@ -26,6 +26,7 @@ import { highlightCommands } from './commands/highlights.ts';
 import { profileCommands } from './commands/profile.ts';
 import { readsCommands } from './commands/reads.ts';
 import { zapCommands } from './commands/zaps.ts';
+import { writeCommands } from './commands/writes.ts';
 
 /** What a command may know about the connection it runs on. */
 export interface ConnectionInfo {
@@ -49,6 +50,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ...scoredCommands,
   ...threadCommands,
   ...listCommands,
+  ...writeCommands,
   ...catalogueCommands,
   ...mediaCommands,
   ...moderationCommands,

@@ -60,18 +60,7 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
     }
   }
 
-  for (const tag of event.tags) {
-    const [name, value] = tag;
-    if (name.length === 1 && typeof value === 'string' && value.length <= MAX_TAG_VALUE) {
-      await tx.run('INSERT INTO event_tags (event_id, name, value, kind, created_at) VALUES (?, ?, ?, ?, ?)', [
-        event.id,
-        name,
-        value,
-        event.kind,
-        event.created_at,
-      ]);
-    }
-  }
+  await insertTags(tx, event);
 
   let deleted: string[] = [];
   if (event.kind === 5) deleted = await applyDeletion(tx, event);
@@ -86,6 +75,26 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
     await indexer.onEvent(tx, event, now);
   }
   return { ok: true, reason: '', visible: true, deleted };
+}
+
+/** Rows per multi-row INSERT into event_tags: few statement texts to cache, few statements per event. */
+const TAG_ROWS = 16;
+const tagInsert = (rows: number) =>
+  `INSERT INTO event_tags (event_id, name, value, kind, created_at) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`;
+
+/** The event's single-letter tags, in one statement per TAG_ROWS tags instead of one per tag. */
+async function insertTags(tx: Queryable, event: NostrEvent): Promise<void> {
+  let params: (string | number)[] = [];
+  for (const tag of event.tags) {
+    const [name, value] = tag;
+    if (typeof name !== 'string' || name.length !== 1 || typeof value !== 'string' || value.length > MAX_TAG_VALUE) continue;
+    params.push(event.id, name, value, event.kind, event.created_at);
+    if (params.length === TAG_ROWS * 5) {
+      await tx.run(tagInsert(TAG_ROWS), params);
+      params = [];
+    }
+  }
+  if (params.length > 0) await tx.run(tagInsert(params.length / 5), params);
 }
 
 /** The current event id behind a ref, or null when an address has no known version yet. */

@@ -12,8 +12,8 @@ const DEDUPE_CACHE_SIZE = 200_000;
 const DB_LOOKUP_CHUNK = 500;
 /** Events per verify request: the pool checks later chunks while earlier ones are written. */
 const VERIFY_CHUNK = 250;
-/** Events per write transaction (the relay, upstream and seed batches are 1000, so usually one per call). */
-const TX_EVENTS = 2000;
+/** Events per write transaction (relay and seed batches are 1000, upstream 2000: one transaction per call). */
+const TX_EVENTS = 5000;
 
 export interface ImporterDeps {
   db: Database;

@@ -5,9 +5,9 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
-import { countWords, hashtagsOf, mediaFlags, terms, tokenize } from '../search/tokens.ts';
+import { countWords, docKey, hashtagsOf, mediaFlags, terms, tokenize } from '../search/tokens.ts';
 import type { Indexer } from './indexers.ts';
-import { addressOf, hasPointer, pointerD } from './kinds.ts';
+import { addressOf, hasPointer, pointerD, REPLY_KINDS } from './kinds.ts';
 
 /** Kinds whose text is searchable: notes, comments, pictures, videos, articles and profiles. */
 export const SEARCH_KINDS = new Set([0, 1, 20, 1111, 30023, 34235, 34236]);
@@ -77,7 +77,7 @@ const DOC_COLS = 'event_id, pubkey, kind, address, parent_id, long_reply, terms'
 async function deleteKeys(tx: Queryable, table: string, col: string, keys: string[], eventId: string): Promise<void> {
   for (let i = 0; i < keys.length; i += DELETE_CHUNK) {
     const chunk = keys.slice(i, i + DELETE_CHUNK);
-    await tx.run(`DELETE FROM ${table} WHERE ${col} IN (${chunk.map(() => '?').join(', ')}) AND event_id = ?`, [...chunk, eventId]);
+    await tx.run(`DELETE FROM ${table} WHERE ${col} IN (${chunk.map(() => '?').join(', ')}) AND doc = ?`, [...chunk, docKey(eventId)]);
   }
 }
 
@@ -110,21 +110,25 @@ async function indexEvent(tx: Queryable, event: NostrEvent): Promise<void> {
   }
   if (event.kind === 0) await indexUser(tx, event);
 
-  const post = await tx.get<{ is_reply: number; parent_id: string | null }>('SELECT is_reply, parent_id FROM posts WHERE event_id = ?', [
-    event.id,
-  ]);
+  const post = REPLY_KINDS.has(event.kind)
+    ? await tx.get<{ is_reply: number; parent_id: string | null }>('SELECT is_reply, parent_id FROM posts WHERE event_id = ?', [event.id])
+    : undefined;
   const isReply = Number(post?.is_reply ?? 0) ? 1 : 0;
   const parent = isReply ? (post?.parent_id ?? null) : null;
   const chars = [...event.content].length;
   const longReply = isReply && parent && chars >= LONG_REPLY_CHARS ? 1 : 0;
   const media = event.kind === 0 ? { image: false, video: false, audio: false, url: false } : mediaFlags(event.kind, event.tags, event.content);
   // Replies that arrived before this event (posts has the parent index).
-  const earlier = await tx.get<{ n: number | string }>(
-    'SELECT COUNT(*) AS n FROM posts p JOIN search_docs r ON r.event_id = p.event_id WHERE p.parent_id = ? AND r.long_reply = 1',
-    [event.id],
-  );
+  const earlier =
+    event.kind === 0
+      ? undefined
+      : await tx.get<{ n: number | string }>(
+          'SELECT COUNT(*) AS n FROM posts p JOIN search_docs r ON r.event_id = p.event_id WHERE p.parent_id = ? AND r.long_reply = 1',
+          [event.id],
+        );
   const hasSummary = event.kind === 30023 && tagValue(event.tags, 'summary').trim() !== '' ? 1 : 0;
 
+  const doc = docKey(event.id);
   const rows: SqlValue[][] = [];
   const distinct = new Set<string>();
   let pos = 0;
@@ -132,7 +136,7 @@ async function indexEvent(tx: Queryable, event: NostrEvent): Promise<void> {
     for (const term of tokenize(field)) {
       if (pos >= MAX_POSITIONS) break;
       if (term !== null) {
-        rows.push([term, event.id, pos]);
+        rows.push([term, doc, pos]);
         distinct.add(term);
       }
       pos++;
@@ -144,18 +148,18 @@ async function indexEvent(tx: Queryable, event: NostrEvent): Promise<void> {
   const listed = [...distinct, ...tags.map((t) => `#${t}`)].join(' ');
 
   await tx.run(
-    `INSERT INTO search_docs (event_id, pubkey, kind, created_at, address, is_reply, parent_id, chars, words, long_reply,
+    `INSERT INTO search_docs (event_id, doc, pubkey, kind, created_at, address, is_reply, parent_id, chars, words, long_reply,
        long_replies, has_image, has_video, has_audio, has_url, has_summary, terms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
     [
-      event.id, event.pubkey, event.kind, event.created_at, address, isReply, parent, chars,
+      event.id, doc, event.pubkey, event.kind, event.created_at, address, isReply, parent, chars,
       event.kind === 0 ? 0 : countWords(event.content), longReply, Number(earlier?.n ?? 0),
       media.image ? 1 : 0, media.video ? 1 : 0, media.audio ? 1 : 0, media.url ? 1 : 0, hasSummary, listed,
     ],
   );
   if (longReply) await tx.run('UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ?', [parent]);
-  await insertRows(tx, 'search_terms', ['term', 'event_id', 'pos'], rows);
-  await insertRows(tx, 'search_hashtags', ['tag', 'event_id', 'kind', 'created_at'], tags.map((t) => [t, event.id, event.kind, event.created_at]));
+  await insertRows(tx, 'search_terms', ['term', 'doc', 'pos'], rows);
+  await insertRows(tx, 'search_hashtags', ['tag', 'doc'], tags.map((t) => [t, doc]));
 }
 
 export const searchIndexer: Indexer = {

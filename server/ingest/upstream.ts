@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { ServerContext } from '../context.ts';
+import { startOnDemandFetch } from './fetch.ts';
 
 const FIRST_CONNECT_LOOKBACK = 24 * 3600;
 const MIN_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 300_000;
 const CONNECT_TIMEOUT_MS = 30_000;
-const BATCH_SIZE = 500;
+/** Events per import call: one write transaction each, and commits cost more than statements. */
+export const BATCH_SIZE = 2000;
 const BATCH_DELAY_MS = 200;
 /** A connection that stayed up this long counts as healthy, so the next failure retries quickly again. */
 const HEALTHY_AFTER_MS = 60_000;
@@ -19,12 +21,15 @@ export interface Upstream {
 /**
  * Follows each upstream relay as a firehose (S §5.1): one REQ with only `since`, resumed
  * from the newest created_at seen (minus one, never past now), saved in relay_cursors.
- * Reconnects back off from 1 s to 300 s.
+ * Reconnects back off from 1 s to 300 s. Missing profiles and referenced events are asked
+ * for on demand from the same relays (fetch.ts).
  */
 export function startUpstream(ctx: ServerContext, urls: string[]): Upstream {
   const followers = urls.map((url) => followRelay(ctx, url));
+  const fetcher = startOnDemandFetch(ctx, urls);
   return {
     async close() {
+      await fetcher.close();
       await Promise.all(followers.map((f) => f.close()));
     },
   };

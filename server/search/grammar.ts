@@ -6,9 +6,10 @@
  * in `ignored` and do not narrow the result.
  */
 import { decode } from 'nostr-tools/nip19';
+import { GrammarError, lex, type Token } from './lexer.ts';
 import { normaliseHashtag, PREFIX_MIN, tokenize } from './tokens.ts';
 
-export class GrammarError extends Error {}
+export { GrammarError };
 
 export const SCOPES = ['myfollows', 'mynetwork', 'myfollowsinteractions', 'mynetworkinteractions', 'mynotifications', 'notmyfollows'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -87,68 +88,6 @@ const FILTERS: Record<string, Media> = {
   image: 'image', images: 'image', video: 'video', videos: 'video', audio: 'audio',
   link: 'url', links: 'url', url: 'url', urls: 'url',
 };
-
-type Token =
-  | { t: 'lparen' }
-  | { t: 'rparen' }
-  | { t: 'or' }
-  | { t: 'not' }
-  | { t: 'text'; text: string; quoted: boolean }
-  | { t: 'sentiment'; value: 'positive' | 'negative' | 'question' };
-
-function lex(query: string): Token[] {
-  const out: Token[] = [];
-  const s = query;
-  let i = 0;
-  const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
-  while (i < s.length) {
-    const c = s[i];
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    // Sentiment marks stand alone, and ":)" must not be read as a closing parenthesis.
-    if ((s.startsWith(':)', i) || s.startsWith(':(', i)) && isSpace(s[i + 2])) {
-      out.push({ t: 'sentiment', value: s[i + 1] === ')' ? 'positive' : 'negative' });
-      i += 2;
-      continue;
-    }
-    if (c === '?' && isSpace(s[i + 1])) {
-      out.push({ t: 'sentiment', value: 'question' });
-      i++;
-      continue;
-    }
-    if (c === '(') {
-      out.push({ t: 'lparen' });
-      i++;
-      continue;
-    }
-    if (c === ')') {
-      out.push({ t: 'rparen' });
-      i++;
-      continue;
-    }
-    if (c === '-' && !isSpace(s[i + 1]) && s[i + 1] !== '-') {
-      out.push({ t: 'not' });
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      const end = s.indexOf('"', i + 1);
-      if (end < 0) throw new GrammarError('unbalanced quotes');
-      out.push({ t: 'text', text: s.slice(i + 1, end), quoted: true });
-      i = end + 1;
-      continue;
-    }
-    let j = i;
-    while (j < s.length && !/[\s()"]/.test(s[j])) j++;
-    const text = s.slice(i, j);
-    i = j;
-    if (text === 'OR' || text === '|' || text === '||') out.push({ t: 'or' });
-    else if (text !== 'AND' && text !== '&&' && text !== '-') out.push({ t: 'text', text, quoted: false });
-  }
-  return out;
-}
 
 function unixDate(value: string, op: string, now: number): { at: number; relative?: string } {
   const v = value.toLowerCase();

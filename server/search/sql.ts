@@ -1,10 +1,10 @@
 /**
  * Turns a parsed query (grammar.ts) into one portable SELECT over search_docs. Every
- * condition is an indexed lookup: terms by (term, event_id, pos), hashtags by tag, people
+ * condition is an indexed lookup: terms by (term, doc, pos), hashtags by tag, people
  * through event_tags / zaps / follows, thresholds through event_stats by event id.
  */
 import type { SqlValue } from '../store/db.ts';
-import { mentionsKind, type Metric, type Node, type OrderBy, type ParsedQuery, type Scope } from './grammar.ts';
+import { mentionsKind, type Metric, type Node, type ParsedQuery, type Scope } from './grammar.ts';
 import { prefixRange } from './tokens.ts';
 
 export interface SearchPage {
@@ -17,6 +17,11 @@ export interface SearchPage {
 
 export interface SearchOptions {
   viewer?: string;
+  /**
+   * A required text leaf (word, phrase or hashtag) rare enough to start from: the query then
+   * reads that leaf's documents first instead of walking every document newest first.
+   */
+  driver?: Node;
   /** Kinds searched when the query names none (notes by default). */
   defaultKinds: number[];
   page: SearchPage;
@@ -64,15 +69,35 @@ class Builder {
     return hi === null ? `term >= ${this.p(lo)} AND term LIKE ${this.p(`${lo}%`)}` : `term >= ${this.p(lo)} AND term < ${this.p(hi)}`;
   }
 
-  private phrase(terms: string[]): string {
-    if (terms.length === 1) return `d.event_id IN (SELECT event_id FROM search_terms WHERE ${this.termMatch(terms[0], false)})`;
+  /** The docs of a text leaf, as a subquery selecting `doc` (with repeats: one row per position). */
+  leafDocs(n: Node): string {
+    switch (n.type) {
+      case 'word':
+        return `SELECT doc FROM search_terms WHERE ${this.termMatch(n.term, n.prefix)}`;
+      case 'hashtag':
+        return `SELECT doc FROM search_hashtags WHERE tag = ${this.p(n.tag)}`;
+      case 'phrase':
+      case 'url':
+        return this.phraseDocs(n.terms);
+      default:
+        throw new Error(`not a text leaf: ${n.type}`);
+    }
+  }
+
+  /** Docs holding the terms at consecutive positions; with `doc`, only that document is looked at. */
+  private phraseDocs(terms: string[], doc?: string): string {
     let from = 'search_terms t0';
     const where: string[] = [`t0.term = ${this.p(terms[0])}`];
+    if (doc) where.push(`t0.doc = ${doc}`);
     for (let i = 1; i < terms.length; i++) {
-      from += ` JOIN search_terms t${i} ON t${i}.event_id = t0.event_id AND t${i}.pos = t0.pos + ${i}`;
+      from += ` JOIN search_terms t${i} ON t${i}.doc = t0.doc AND t${i}.pos = t0.pos + ${i}`;
       where.push(`t${i}.term = ${this.p(terms[i])}`);
     }
-    return `d.event_id IN (SELECT t0.event_id FROM ${from} WHERE ${where.join(' AND ')})`;
+    return `SELECT t0.doc FROM ${from} WHERE ${where.join(' AND ')}`;
+  }
+
+  private phrase(terms: string[]): string {
+    return `EXISTS (${this.phraseDocs(terms, 'd.doc')})`;
   }
 
   node(n: Node): string {
@@ -84,11 +109,14 @@ class Builder {
       case 'not':
         return `NOT (${this.node(n.item)})`;
       case 'word':
-        return `d.event_id IN (SELECT event_id FROM search_terms WHERE ${this.termMatch(n.term, n.prefix)})`;
-      case 'phrase':
-        return this.phrase(n.terms);
+        // A prefix is a key range: list its docs once. An exact term is probed per document on
+        // (term, doc), so a common word costs nothing until a scan actually reaches a row.
+        if (n.prefix) return `d.doc IN (${this.leafDocs(n)})`;
+        return `EXISTS (SELECT 1 FROM search_terms et WHERE et.term = ${this.p(n.term)} AND et.doc = d.doc)`;
       case 'hashtag':
-        return `d.event_id IN (SELECT event_id FROM search_hashtags WHERE tag = ${this.p(n.tag)})`;
+        return `EXISTS (SELECT 1 FROM search_hashtags eh WHERE eh.tag = ${this.p(n.tag)} AND eh.doc = d.doc)`;
+      case 'phrase':
+        return `EXISTS (${this.phraseDocs(n.terms, 'd.doc')})`;
       case 'kind':
         return `d.kind = ${this.p(n.kind)}`;
       case 'media':
@@ -154,6 +182,10 @@ class Builder {
     }
   }
 
+  kinds(kinds: number[]): string {
+    return `d.kind IN (${kinds.map((k) => this.p(k)).join(', ')})`;
+  }
+
   bound(expr: string, op: '>=' | '<=', v: number | undefined, out: string[]): void {
     if (v !== undefined) out.push(`${expr} ${op} ${this.p(v)}`);
   }
@@ -166,8 +198,14 @@ const needsStats = (q: ParsedQuery) =>
 export function buildSearch(q: ParsedQuery, opts: SearchOptions): BuiltQuery {
   const b = new Builder(opts.viewer);
   const where: string[] = [];
+  // The driver's parameters come first: its subquery is the first thing in the FROM clause.
+  // CROSS JOIN keeps SQLite from reordering it; PostgreSQL plans it with its own statistics.
+  const from = opts.driver
+    ? `(SELECT DISTINCT doc FROM (${b.leafDocs(opts.driver)}) l) x CROSS JOIN search_docs d`
+    : 'search_docs d';
+  if (opts.driver) where.push('d.doc = x.doc');
   if (q.expr) where.push(b.node(q.expr));
-  if (!mentionsKind(q.expr)) where.push(`d.kind IN (${opts.defaultKinds.map(() => '?').join(', ')})`), b.params.push(...opts.defaultKinds);
+  if (!mentionsKind(q.expr)) where.push(b.kinds(opts.defaultKinds));
   if (q.scope) where.push(b.scope(q.scope));
   for (const f of q.features) {
     const cond = b.feature(f);
@@ -185,21 +223,25 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions): BuiltQuery {
   if (q.orderBy === 'created_at') {
     b.bound('d.created_at', '>=', page.since, where);
     b.bound('d.created_at', '<=', page.until, where);
-    const sql = `SELECT d.event_id AS id, d.created_at AS k FROM search_docs d ${join}
-      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY d.created_at DESC, d.event_id ASC LIMIT ? OFFSET ?`;
+    // No tie-breaker: ordering by the index's own column lets a scan stop once the page is full.
+    const sql = `SELECT d.event_id AS id, d.created_at AS k FROM ${from} ${join}
+      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY d.created_at DESC LIMIT ? OFFSET ?`;
     return { sql, params: [...b.params, page.limit, page.offset] };
   }
-  const metric = METRIC_SQL[orderMetric(q.orderBy)];
+  const metric = METRIC_SQL[q.orderBy];
   const outer: string[] = [];
   b.bound('w.k', '>=', page.since, outer);
   b.bound('w.k', '<=', page.until, outer);
   const sql = `SELECT w.id AS id, w.k AS k FROM (
-      SELECT d.event_id AS id, d.created_at AS t, ${metric} AS k FROM search_docs d ${join}
+      SELECT d.event_id AS id, d.created_at AS t, ${metric} AS k FROM ${from} ${join}
       WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY d.created_at DESC LIMIT ${RANK_WINDOW}) w
     ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''} ORDER BY w.k DESC, w.t DESC, w.id ASC LIMIT ? OFFSET ?`;
   return { sql, params: [...b.params, page.limit, page.offset] };
 }
 
-function orderMetric(order: Exclude<OrderBy, 'created_at'>): Metric {
-  return order;
+/** Counts a text leaf's rows up to `cap`, to judge whether it is rare enough to drive the query. */
+export function leafCount(leaf: Node, cap: number): BuiltQuery {
+  const b = new Builder(undefined);
+  const sql = `SELECT COUNT(*) AS n FROM (${b.leafDocs(leaf)} LIMIT ${cap}) c`;
+  return { sql, params: b.params };
 }

@@ -109,6 +109,11 @@ export function mediaFlags(kind: number, tags: string[][], content: string): Med
   return flags;
 }
 
+/** The search key of an event: its id's first 60 bits, a BIGINT on both stores (schema: search_docs.doc). */
+export function docKey(eventId: string): bigint {
+  return BigInt(`0x${eventId.slice(0, 15)}`);
+}
+
 /** Whitespace-separated words, counted as the reads pipeline counts them. */
 export function countWords(text: string): number {
   const m = text.match(/\S+/g);

@@ -12,6 +12,9 @@ export function openSqlite(file: string): Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   db.pragma('cache_size = -65536');
+  // Savepoints (one per imported event) keep original page images in a statement journal; in memory
+  // that halves the importer's system time compared with a temp file.
+  db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA_VERSION_TABLE);
   const version = db.prepare('SELECT version FROM schema_version WHERE id = ?').get(1) as { version: number } | undefined;
   checkSchemaVersion(version?.version);

@@ -14,6 +14,7 @@ import {
   SettingsIcon,
 } from './Icons';
 import { LogoMark } from './Logo';
+import { AccountChip } from './AccountChip';
 import { version } from '../../package.json';
 
 interface NavItem {
@@ -74,6 +75,7 @@ export function SideNav() {
           })}
         </ul>
       </nav>
+      <AccountChip />
       <p className="app-version">{t('app.version', { version: version })}</p>
     </header>
   );
@@ -92,6 +94,7 @@ export function PhoneTopBar() {
             <Icon size={22} />
           </Link>
         ))}
+        <AccountChip compact />
       </nav>
     </header>
   );

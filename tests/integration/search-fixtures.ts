@@ -51,7 +51,9 @@ export function buildSearchNetwork(net: Network) {
     ['summary', 'Egy klasszikus étel'],
     ['published_at', String(t(160))],
   ]);
-  const bareArticle = sign(erin, 30023, t(161), `Summary nélküli cikk. ${body}`, [['d', 'bare'], ['title', 'Csupasz']]);
+  const bareDraft = sign(erin, 30023, t(161), `Summary nélküli cikk. ${body}`, [['d', 'bare'], ['title', 'Csupasz']]);
+  // A newer version of the same address replaces the draft in the index.
+  const bareArticle = sign(erin, 30023, t(162), `Summary nélküli cikk, javítva. ${body}`, [['d', 'bare'], ['title', 'Felöltöztetett']]);
   const reactions = [
     sign(frank, 7, t(170), '+', [['e', d2.id], ['p', dave.pk]]),
     sign(dave, 7, t(171), '+', [['e', d2.id], ['p', dave.pk]]),
@@ -71,10 +73,10 @@ export function buildSearchNetwork(net: Network) {
   const deletion = sign(frank, 5, t(201), '', [['e', doomed.id]]);
 
   const all = [
-    ...profiles, ...contacts, d1, d2, d3, e1, e2, f1, fReply, eReply, article, bareArticle,
+    ...profiles, ...contacts, d1, d2, d3, e1, e2, f1, fReply, eReply, article, bareDraft, bareArticle,
     ...reactions, zapRequest, zap, bookmarks, doomed, deletion,
   ].filter((e) => e.kind !== 9734);
-  return { dave, erin, frank, gina, d1, d2, d3, e1, e2, f1, fReply, eReply, article, bareArticle, doomed, all };
+  return { dave, erin, frank, gina, profiles, d1, d2, d3, e1, e2, f1, fReply, eReply, article, bareDraft, bareArticle, doomed, all };
 }
 
 export type SearchNetwork = ReturnType<typeof buildSearchNetwork>;

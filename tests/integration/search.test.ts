@@ -3,6 +3,7 @@
  * feed specs, §1.1 plain search filters), against the fixture network plus search fixtures.
  */
 import { nip19 } from 'nostr-tools';
+import { finalizeEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, ofKind, type CacheClient, type Reply } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
@@ -150,6 +151,8 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
     it('kinds, media, urls and time windows', async () => {
       expect(await adv('kind:30023')).toEqual([s.bareArticle.id, s.article.id]);
       expect(await adv('kind:30023 features:summary')).toEqual([s.article.id]);
+      expect(await adv('kind:30023 csupasz')).toEqual([]);
+      expect(await adv('kind:30023 felöltöztetett javítva')).toEqual([s.bareArticle.id]);
       expect(await adv('kind:30023 minwords:100 recept')).toEqual([s.article.id]);
       expect(await adv('filter:video')).toEqual([s.e1.id]);
       expect(await adv('url:media.example')).toEqual([s.e2.id, s.e1.id, srv.net.n2.id]);
@@ -274,5 +277,19 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
     expect(rangeOf(notes).elements).toEqual([s.d2.id]);
     const bad = await c.raw(JSON.stringify(['REQ', 'p3', { search: 'x', kinds: [7] }]), 'p3');
     expect(bad.notices).toEqual(['kinds or authors filter is not supported']);
+  });
+
+  // Runs last: it changes the store.
+  it('takes back what a deleted reply and profile added', async () => {
+    const c2 = await srv.connect();
+    const deletions = [
+      finalizeEvent({ kind: 5, created_at: srv.net.t(300), content: '', tags: [['e', s.eReply.id]] }, s.erin.sk),
+      finalizeEvent({ kind: 5, created_at: srv.net.t(301), content: '', tags: [['e', s.profiles[0].id]] }, s.dave.sk),
+    ];
+    expect((await srv.ctx.importer.importEvents(deletions)).map((r) => r.ok)).toEqual([true, true]);
+    expect(rangeOf(await c2.req('d1', 'advanced_search', { query: 'minlongreplies:2' })).elements).toEqual([]);
+    expect(rangeOf(await c2.req('d2', 'advanced_search', { query: 'minlongreplies:1' })).elements).toEqual([s.d1.id]);
+    expect(rangeOf(await c2.req('d3', 'advanced_search', { query: `to:${s.dave.pk}` })).elements).toEqual([s.fReply.id]);
+    expect(users(await c2.req('d4', 'user_search', { query: 'gulya' }))).toEqual([s.erin.pk]);
   });
 });

@@ -238,6 +238,15 @@ describe('buildSearch', () => {
     expect(built.params.slice(-2)).toEqual([10, 5]);
   });
 
+  it('starts from a driver leaf, its parameters first', () => {
+    const q = parse('gulyás "jó reggelt" kind:1');
+    const driver = (q.expr as { items: Node[] }).items[1];
+    const built = buildSearch(q, { ...opts, driver });
+    expect(built.sql).toContain('CROSS JOIN search_docs d');
+    expect(built.sql.split('?').length - 1).toBe(built.params.length);
+    expect(built.params.slice(0, 2)).toEqual(['jo', 'reggelt']);
+  });
+
   it('narrows to notes unless the query names a kind', () => {
     expect(buildSearch(parse('alma'), opts).sql).toContain('d.kind IN (?)');
     expect(buildSearch(parse('alma kind:30023'), opts).sql).not.toContain('d.kind IN');

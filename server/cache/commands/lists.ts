@@ -1,5 +1,5 @@
 /**
- * Lists, replaceable events and imports (S §3.1, §3.3, §3.10): the smaller commands a
+ * Lists and replaceable events (S §3.1, §3.3; imports are in writes.ts): the smaller commands a
  * logged-in client sends right after start-up and after publishing.
  */
 import type { NostrEvent } from '../../context.ts';
@@ -12,7 +12,6 @@ import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
 
 const KIND_IS_USER_FOLLOWING = 10000125;
-const KIND_IMPORT_STATUS = 10000127;
 const KIND_USER_RELAYS = 10000139;
 const KIND_CREATOR_PAID_TIERS = 10000147;
 const KIND_FOLLOW_PACK = 39089;
@@ -22,8 +21,6 @@ const MAX_TIERS = 50;
 const MAX_IDENTIFIER = 256;
 /** A follow pack can list hundreds of people; the profiles of the first ones are enough to render it. */
 const MAX_PACK_PEOPLE = 20;
-/** One import_events call is one publish; anything bigger is a bulk upload that belongs on the relay. */
-const MAX_IMPORT = 500;
 
 const raw = (ev: unknown) => ev as CacheObject;
 
@@ -208,17 +205,6 @@ export const listCommands: [string, Command][] = [
         orderBy: 'created_at',
       });
       return [...bundle.objects, ...people];
-    },
-  ],
-  [
-    'import_events',
-    async (args, { ctx }) => {
-      const events = args.raw.events;
-      if (!Array.isArray(events)) throw new CommandError('invalid events: expected an array');
-      if (events.length > MAX_IMPORT) throw new CommandError('too many events');
-      const results = await ctx.importer.importEvents(events, 'cache');
-      const imported = results.filter((r) => r.ok).length;
-      return [synthetic(KIND_IMPORT_STATUS, { imported, errors: results.length - imported })];
     },
   ],
 ];

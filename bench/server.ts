@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:server`: in one run, prints
+ * 1. the bare WASM verification rate on this machine (one thread, and the verify pool) — the ceiling;
+ * 2. events/s through the real verifying importer into a fresh SQLite store (≥ 50,000 real signed
+ *    events, cached under .cache/bench/), and its ratio to the ceiling;
+ * 3. p50/p99 latency of mega_feed_directive (latest), thread_view, user_profile and search over a
+ *    database of ≥ 1,000,000 events (built once, cached; its synthetic part is not re-verified, see
+ *    server-data.ts), with 100 websocket clients against a real server process on 127.0.0.1.
+ * Everything stays on 127.0.0.1 and every phase has a fixed duration.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NostrEvent } from '../server/context.ts';
+import { openSqlite } from '../server/store/sqlite.ts';
+import { startServerProcess } from '../tests/support/server-process.ts';
+import { benchDatabase, benchEvents } from './server-data.ts';
+import { measureIngest, type IngestFigures } from './server-ingest.ts';
+import { LoadGenerator, type LoadOptions, type LoadResult } from './server-load.ts';
+
+const LOAD: LoadOptions = { clients: 100, seconds: 15, warmupSeconds: 2, thinkMs: 1000, saturationSeconds: 5 };
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+const log = (msg: string) => console.error(`[bench] ${msg}`);
+
+interface Targets {
+  viewers: string[];
+  threads: string[];
+  profiles: string[];
+  words: string[];
+}
+
+/** Frequent longer words of the demo notes: searches that find something. */
+function searchWords(events: NostrEvent[]): string[] {
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    if (e.kind !== 1) continue;
+    for (const w of e.content.toLowerCase().split(/[^\p{L}]+/u)) if (w.length >= 5 && w.length <= 12) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 60).map(([w]) => w);
+}
+
+async function targets(file: string, events: NostrEvent[]): Promise<Targets> {
+  const db = openSqlite(file);
+  try {
+    const col = async (sql: string) => (await db.all<{ v: string }>(sql)).map((r) => r.v);
+    return {
+      viewers: await col('SELECT pubkey AS v FROM follows GROUP BY pubkey LIMIT 2000'),
+      threads: await col('SELECT root_id AS v FROM posts WHERE root_id IS NOT NULL GROUP BY root_id ORDER BY COUNT(*) DESC LIMIT 1000'),
+      profiles: await col(`SELECT pubkey AS v FROM replaceable WHERE kind = 0 AND d = '' LIMIT 5000`),
+      words: searchWords(events),
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+function ingestRows(f: IngestFigures): string[][] {
+  return [
+    ['machine', `${availableParallelism()} cores, Node ${process.version}`],
+    ['real signed demo events', fmt(f.events)],
+    ['bare WASM verifyEvent, one thread (ceiling per core)', `${fmt(f.verifyOneThread)} events/s`],
+    [`verify pool, ${f.poolThreads} worker threads (ceiling of the machine)`, `${fmt(f.verifyPool)} events/s`],
+    ['ingest: verified, through the importer, fresh SQLite', `${fmt(f.ingest)} events/s (${fmt(f.stored)} stored)`],
+    ['ingest ÷ one-thread ceiling', fmt(f.ingest / f.verifyOneThread, 2)],
+    ['ingest ÷ pool ceiling (target ≥ 0.8)', fmt(f.ingest / f.verifyPool, 2)],
+    ['write path alone (verification skipped), for reference', `${fmt(f.writeOnly)} events/s`],
+  ];
+}
+
+async function main() {
+  const events = await benchEvents();
+  log(`ingest: ${events.length} signed events`);
+  const ingest = await measureIngest(events);
+
+  log('latency: preparing the ≥ 1M-event database (cached after the first build)…');
+  const big = await benchDatabase(events);
+  const dataDir = mkdtempSync(join(tmpdir(), 'strucc-bench-server-'));
+  const results: [string, LoadResult | null][] = [];
+  try {
+    // A copy, so the server's own writes (score expiry) never change the cached database.
+    copyFileSync(join(big.dir, 'strucc.sqlite'), join(dataDir, 'strucc.sqlite'));
+    const t = await targets(join(dataDir, 'strucc.sqlite'), events);
+    const { COMMANDS } = await import('../server/cache/registry.ts');
+    const server = await startServerProcess({ DEMO: '0' }, dataDir);
+    let load: LoadGenerator | null = null;
+    try {
+      load = await LoadGenerator.connect(`${server.url.replace(/^http/, 'ws')}/v1`, LOAD.clients);
+      const viewer = () => pick(t.viewers);
+      const commands: [string, string, () => Record<string, unknown>][] = [
+        ['mega_feed_directive (latest)', 'mega_feed_directive', () => ({ spec: JSON.stringify({ id: 'latest', kind: 'notes' }), user_pubkey: viewer(), limit: 20 })],
+        ['thread_view', 'thread_view', () => ({ event_id: pick(t.threads), limit: 20, user_pubkey: viewer() })],
+        ['user_profile', 'user_profile', () => ({ pubkey: pick(t.profiles), user_pubkey: viewer() })],
+        ['search', 'search', () => ({ query: pick(t.words), limit: 20, user_pubkey: viewer() })],
+      ];
+      for (const [label, name, next] of commands) {
+        if (!COMMANDS.has(name)) {
+          results.push([label, null]);
+          continue;
+        }
+        log(`latency: ${label}, ${LOAD.clients} clients, ${LOAD.seconds} s…`);
+        results.push([label, await load.measure(name, next, LOAD)]);
+      }
+    } finally {
+      load?.close();
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log(`\n## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} — server bench (ingest and latency)\n`);
+  console.log('| measure | value |\n|---|---|');
+  for (const [k, v] of ingestRows(ingest)) console.log(`| ${k} | ${v} |`);
+  console.log(
+    `\nLatency over ${fmt(big.events)} events (${fmt(events.length)} real signed ones through the verifying importer, the rest synthetic and` +
+      ` written through the same derived-table code without re-verification), ${LOAD.clients} websocket clients with the zlib protocol,` +
+      ` each pausing 0–${(2 * LOAD.thinkMs) / 1000} s between requests, ${LOAD.seconds} s per command after ${LOAD.warmupSeconds} s warm-up;` +
+      ` then ${LOAD.saturationSeconds} s with no pause for the most requests per second.\n`,
+  );
+  console.log('| command | requests | errors | p50 ms | p99 ms | req/s | max req/s (no pause) |\n|---|---|---|---|---|---|---|');
+  for (const [label, r] of results) {
+    if (!r) console.log(`| ${label} | n/a | n/a | n/a | n/a | n/a | n/a |`);
+    else console.log(`| ${label} | ${r.requests} | ${r.errors} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(r.perSecond)} | ${fmt(r.maxPerSecond)} |`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
