@@ -1,0 +1,164 @@
+/**
+ * The account chip at the bottom of the left navigation (and in the phone top bar): a guest gets
+ * 'Bejelentkezés', a signed-in user their avatar, name and 'Kijelentkezés'. It draws the worker's
+ * account snapshot, so a login or logout in any tab shows here at once.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Comlink, connect, tabId, type Api } from '../worker-client';
+import { displayName, emptyProfile, parseProfile } from '../../worker/profile';
+import type { AccountSnapshot, ActionResult, LoginRequest, NostrEvent, Profile, StruccApi } from '../../worker/types';
+import { Avatar } from './Avatar';
+import '../styles/account.css';
+
+/** Comlink's Remote type cannot call an optional method; the worker always implements these. */
+type AccountRemote = Required<Pick<StruccApi, 'watchAccount' | 'unwatchAccount' | 'login' | 'logout'>> & Pick<Api, 'request'>;
+
+const remote = (api: Api): AccountRemote => api as unknown as AccountRemote;
+
+/** States in which the worker is still finding out who is signed in, or is signing in right now. */
+const PENDING = new Set<AccountSnapshot['login']['state']>(['booting', 'detecting', 'busy', 'unlocking']);
+
+function useAccountSnapshot(): AccountSnapshot | null {
+  const [snapshot, setSnapshot] = useState<AccountSnapshot | null>(null);
+  useEffect(() => {
+    let live = true;
+    let handle: number | null = null;
+    connect()
+      .then((api) => remote(api).watchAccount(tabId, Comlink.proxy((s: AccountSnapshot) => live && setSnapshot(s))))
+      .then((h) => {
+        handle = h;
+        if (!live) void connect().then((api) => remote(api).unwatchAccount(h));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      if (handle !== null) void connect().then((api) => remote(api).unwatchAccount(handle as number));
+    };
+  }, []);
+  return snapshot;
+}
+
+/** The user's kind-0 profile from the cache server; the account record's copy when it has one. */
+function useProfile(pubkey: string | undefined, stored: Profile | undefined): Profile | null {
+  const [fetched, setFetched] = useState<Profile | null>(null);
+  useEffect(() => {
+    setFetched(null);
+    if (!pubkey || stored) return;
+    let live = true;
+    connect()
+      .then((api) => remote(api).request('user_infos', { pubkeys: [pubkey] }))
+      .then((reply) => {
+        const meta = reply.events.find((e) => e.kind === 0 && e.pubkey === pubkey) as NostrEvent | undefined;
+        if (live) setFetched(meta ? parseProfile(meta) : emptyProfile(pubkey));
+      })
+      // Without the cache server the npub still names the user.
+      .catch(() => live && setFetched(emptyProfile(pubkey)));
+    return () => {
+      live = false;
+    };
+  }, [pubkey, stored]);
+  if (!pubkey) return null;
+  return stored ?? fetched ?? emptyProfile(pubkey);
+}
+
+function hasExtension(): boolean {
+  return typeof (window as { nostr?: { signEvent?: unknown } }).nostr?.signEvent === 'function';
+}
+
+const LoginIcon = () => (
+  <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3" />
+  </svg>
+);
+
+const LogoutIcon = () => (
+  <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
+  </svg>
+);
+
+export function AccountChip({ compact = false }: { compact?: boolean }) {
+  const { t } = useTranslation();
+  const snapshot = useAccountSnapshot();
+  const login = snapshot?.login;
+  const profile = useProfile(login?.pubkey, snapshot?.account?.userProfile);
+  const [note, setNote] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+  const noteId = useId();
+
+  // A note about the last attempt no longer applies once someone signed in (here or in another tab).
+  useEffect(() => {
+    if (login?.pubkey) setNote(null);
+  }, [login?.pubkey]);
+
+  const run = (action: (api: AccountRemote) => Promise<ActionResult | void>) => {
+    setWorking(true);
+    connect()
+      .then((api) => action(remote(api)))
+      .then((result) => {
+        if (result && !result.ok) setNote(result.message ?? t('account.loginFailed'));
+      })
+      .catch(() => setNote(t('account.loginFailed')))
+      .finally(() => setWorking(false));
+  };
+
+  const signIn = () => {
+    setNote(null);
+    if (!hasExtension()) {
+      setNote(t('account.needSigner'));
+      return;
+    }
+    const request: LoginRequest = { method: 'extension' };
+    run((api) => api.login(request));
+  };
+
+  const className = `account-chip${compact ? ' account-chip-compact' : ''}`;
+
+  if (login?.pubkey && profile) {
+    const name = displayName(profile);
+    return (
+      <div className={className} data-account-state={login.state}>
+        <span className="account-user" title={name}>
+          <Avatar profile={profile} name={name} size={compact ? 32 : 40} />
+          <span className="account-name">{name}</span>
+        </span>
+        <button
+          type="button"
+          className="account-logout"
+          onClick={() => run((api) => api.logout())}
+          disabled={working}
+          aria-label={t('account.logout')}
+          title={t('account.logout')}
+        >
+          <LogoutIcon />
+          <span className="account-action-text">{t('account.logout')}</span>
+        </button>
+      </div>
+    );
+  }
+
+  const pending = !snapshot || (login !== undefined && PENDING.has(login.state));
+  return (
+    <div className={className} data-account-state={login?.state ?? 'booting'}>
+      <button
+        type="button"
+        className="button account-login"
+        onClick={signIn}
+        disabled={working || pending}
+        aria-busy={working || pending}
+        aria-describedby={note ? noteId : undefined}
+        aria-label={t('account.login')}
+        title={t('account.login')}
+      >
+        <LoginIcon />
+        <span className="account-action-text">{t('account.login')}</span>
+      </button>
+      {note && (
+        <p id={noteId} className="account-note" role="status">
+          {note}
+        </p>
+      )}
+    </div>
+  );
+}

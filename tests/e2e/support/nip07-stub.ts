@@ -1,0 +1,70 @@
+/**
+ * A stand-in for a NIP-07 browser extension: window.nostr is defined in every page of the context
+ * before the app's scripts run, as an extension's content script would. The key never enters the
+ * page: each call crosses to the Node test process, which signs with nostr-tools (real BIP-340
+ * Schnorr signatures) and encrypts with real NIP-04, and records what it was asked to sign.
+ */
+import type { BrowserContext } from '@playwright/test';
+import { finalizeEvent, getPublicKey, type EventTemplate, type VerifiedEvent } from 'nostr-tools/pure';
+import * as nip04 from 'nostr-tools/nip04';
+
+export interface Nip07Stub {
+  pubkey: string;
+  /** Every event the stub signed, in order. */
+  signed: VerifiedEvent[];
+}
+
+type Call =
+  | { method: 'getPublicKey' }
+  | { method: 'signEvent'; event: EventTemplate }
+  | { method: 'nip04.encrypt' | 'nip04.decrypt'; pubkey: string; text: string };
+
+const BINDING = '__strucc_nip07_stub';
+
+/** Runs in the page: the window.nostr shape extensions provide, each method forwarding to Node. */
+function defineWindowNostr(binding: string): void {
+  const call = (request: unknown) => (window as unknown as Record<string, (r: unknown) => Promise<unknown>>)[binding](request);
+  Object.defineProperty(window, 'nostr', {
+    configurable: true,
+    value: {
+      getPublicKey: () => call({ method: 'getPublicKey' }),
+      signEvent: (event: unknown) => call({ method: 'signEvent', event }),
+      nip04: {
+        encrypt: (pubkey: string, text: string) => call({ method: 'nip04.encrypt', pubkey, text }),
+        decrypt: (pubkey: string, text: string) => call({ method: 'nip04.decrypt', pubkey, text }),
+      },
+    },
+  });
+}
+
+export async function installNip07Stub(context: BrowserContext, secretKey: Uint8Array): Promise<Nip07Stub> {
+  const stub: Nip07Stub = { pubkey: getPublicKey(secretKey), signed: [] };
+  await context.exposeFunction(BINDING, async (call: Call): Promise<unknown> => {
+    switch (call.method) {
+      case 'getPublicKey':
+        return stub.pubkey;
+      case 'signEvent': {
+        // Only the template's fields: an extension sets pubkey, id and sig itself.
+        const { kind, tags, content, created_at } = call.event;
+        const event = finalizeEvent({ kind, tags, content, created_at }, secretKey);
+        stub.signed.push(event);
+        return event;
+      }
+      case 'nip04.encrypt':
+        return nip04.encrypt(secretKey, call.pubkey, call.text);
+      case 'nip04.decrypt':
+        return nip04.decrypt(secretKey, call.pubkey, call.text);
+    }
+  });
+  await context.addInitScript(defineWindowNostr, BINDING);
+  return stub;
+}
+
+/** Turns on devMode (window.strucc) in every page of the context; timings shorten sleep and wake. */
+export async function enableDevMode(context: BrowserContext, activityTimings?: { sleepMs: number; wakeMs: number }): Promise<void> {
+  await context.addInitScript((timings) => {
+    localStorage.setItem('devMode', 'true');
+    if (timings) localStorage.setItem('activityTimings', JSON.stringify(timings));
+    else localStorage.removeItem('activityTimings');
+  }, activityTimings ?? null);
+}
