@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium.ts';
 
 // Debian's Chromium: Playwright cannot download browsers here. The server is started
 // once for the whole run by tests/e2e/global-setup.ts on a free port.
@@ -12,16 +13,8 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: '.cache/playwright-results.json' }]],
   use: {
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     locale: 'hu-HU',
     timezoneId: 'Europe/Budapest',

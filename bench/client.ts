@@ -5,17 +5,8 @@
  * painted (median of 5 cold loads), and the number of cache sockets with 1 and 3 tabs open.
  */
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // Records, in the page, the moment the first note card is in the DOM and painted.
 const FIRST_NOTE_PROBE = `
@@ -74,7 +65,7 @@ async function main() {
     const m = /^ACCESS GET (\S+) \d+ (\d+)/.exec(line);
     if (m) log.push({ at: Date.now(), path: m[1].split('?')[0], bytes: Number(m[2]) });
   });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const loads = [];
     for (let i = 0; i < 5; i++) loads.push(await coldLoad(browser, server.url, log));
