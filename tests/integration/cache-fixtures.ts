@@ -3,17 +3,10 @@
  * replies, a repost, a quote, reactions and one zap with a real zap request inside.
  */
 import { nip19 } from 'nostr-tools';
-import { finalizeEvent, generateSecretKey, getPublicKey, type VerifiedEvent } from 'nostr-tools/pure';
+import { type VerifiedEvent } from 'nostr-tools/pure';
+import { person, sign, type Person } from './people.ts';
 
-export interface Person {
-  sk: Uint8Array;
-  pk: string;
-}
-
-const person = (): Person => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
+export type { Person };
 
 export function buildNetwork(now: number) {
   const alice = person();
@@ -21,8 +14,6 @@ export function buildNetwork(now: number) {
   const carol = person();
   const wallet = person();
   const t = (offset: number) => now - 3600 + offset;
-  const sign = (who: Person, kind: number, created_at: number, content: string, tags: string[][] = []) =>
-    finalizeEvent({ kind, created_at, content, tags }, who.sk);
 
   const profile = (who: Person, name: string, at: number) =>
     sign(who, 0, at, JSON.stringify({ name, display_name: name, about: `${name} bemutatkozása` }));

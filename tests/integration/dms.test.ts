@@ -2,11 +2,11 @@
  * NIP-04 direct messages on both stores: unread counters at import, mutes, contacts per
  * relation, conversation paging, the async counters, resets and forged resets.
  */
-import { finalizeEvent, generateSecretKey, getPublicKey, type VerifiedEvent } from 'nostr-tools/pure';
+import { type VerifiedEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
-import type { Person } from './cache-fixtures.ts';
+import { person, sign, type Person } from './people.ts';
 
 type Obj = Record<string, unknown>;
 interface DmInfo {
@@ -15,12 +15,6 @@ interface DmInfo {
   latest_event_id: string;
 }
 
-const person = (): Person => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
-const sign = (who: Person, kind: number, created_at: number, text: string, tags: string[][] = []) =>
-  finalizeEvent({ kind, created_at, content: text, tags }, who.sk);
 /** The ciphertext is never read by the server, so any NIP-04-shaped string will do. */
 const dm = (from: Person, to: Person, at: number) => sign(from, 4, at, `titok${at}?iv=AAAAAAAAAAAAAAAAAAAAAA==`, [['p', to.pk]]);
 

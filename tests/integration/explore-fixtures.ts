@@ -4,13 +4,9 @@
  * hashtags and media, articles with versions and topics, highlights, quotes and zaps.
  */
 import { nip19 } from 'nostr-tools';
-import { finalizeEvent, generateSecretKey, getPublicKey, type VerifiedEvent } from 'nostr-tools/pure';
-import type { Person } from './cache-fixtures.ts';
+import { type VerifiedEvent } from 'nostr-tools/pure';
+import { person, sign, type Person } from './people.ts';
 
-const person = (): Person => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -25,8 +21,6 @@ export function buildExploreNetwork(now: number) {
   const wallet = person();
   const fans = Array.from({ length: 6 }, person);
   const [f1, f2, f3, f4, f5, f6] = fans;
-  const sign = (who: Person, kind: number, created_at: number, content: string, tags: string[][] = []) =>
-    finalizeEvent({ kind, created_at, content, tags }, who.sk);
   const ago = (seconds: number) => now - seconds;
 
   const profile = (who: Person, name: string, about = `${name} bemutatkozása`) =>

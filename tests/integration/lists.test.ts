@@ -2,21 +2,11 @@
  * List commands (S §3.3, §3.10) on both stores: mute lists, subscribed lists, the allow list,
  * named lists, follow packs and paid tiers, with their profile extras and bad input.
  */
-import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
+import { person, sign, type Person as Who } from './people.ts';
 
-interface Who {
-  sk: Uint8Array;
-  pk: string;
-}
-const person = (): Who => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
-const sign = (who: Who, kind: number, created_at: number, text: string, tags: string[][] = []) =>
-  finalizeEvent({ kind, created_at, content: text, tags }, who.sk);
 
 describe.each(['sqlite', 'postgres'] as const)('list commands (%s)', (store) => {
   let srv: CacheTestServer;

@@ -4,22 +4,12 @@
  * spam group with the allow list and follows as exceptions; search_filterlist reasons;
  * reports; and rules that follow list and settings changes at once.
  */
-import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearModerationCache } from '../../server/moderation/hidden.ts';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
+import { person, sign, type Person as Who } from './people.ts';
 
-interface Who {
-  sk: Uint8Array;
-  pk: string;
-}
-const person = (): Who => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
-const sign = (who: Who, kind: number, created_at: number, text: string, tags: string[][] = []) =>
-  finalizeEvent({ kind, created_at, content: text, tags }, who.sk);
 
 describe.each(['sqlite', 'postgres'] as const)('content moderation (%s)', (store) => {
   let srv: CacheTestServer;

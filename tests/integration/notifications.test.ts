@@ -5,20 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import { nip19 } from 'nostr-tools';
-import { finalizeEvent, generateSecretKey, getPublicKey, type VerifiedEvent } from 'nostr-tools/pure';
+import { type VerifiedEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
-import type { Person } from './cache-fixtures.ts';
+import { person, sign, type Person } from './people.ts';
 
 type Obj = Record<string, unknown>;
 
-const person = (): Person => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
-const sign = (who: Person, kind: number, created_at: number, text: string, tags: string[][] = []) =>
-  finalizeEvent({ kind, created_at, content: text, tags }, who.sk);
 
 function zap(wallet: Person, sender: Person, receiver: string, target: string, at: number, message: string): VerifiedEvent {
   const request = sign(sender, 9734, at, message, [['p', receiver], ['e', target], ['amount', '21000']]);

@@ -3,13 +3,9 @@
  * three more people with Hungarian names, notes for every operator family, an article,
  * reactions, replies, a zap, a bookmark list, a replaced profile and a deleted note.
  */
-import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import type { Network } from './cache-fixtures.ts';
+import { person, sign } from './people.ts';
 
-const person = () => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
 
 export function buildSearchNetwork(net: Network) {
   const dave = person();
@@ -18,8 +14,6 @@ export function buildSearchNetwork(net: Network) {
   const gina = person();
   const wallet = person();
   const { t } = net;
-  const sign = (who: { sk: Uint8Array }, kind: number, at: number, content: string, tags: string[][] = []) =>
-    finalizeEvent({ kind, created_at: at, content, tags }, who.sk);
   const profile = (who: { sk: Uint8Array }, at: number, fields: Record<string, string>) => sign(who, 0, at, JSON.stringify(fields));
 
   const profiles = [

@@ -3,23 +3,13 @@
  * save, signed-event checks, sub-settings, and the shapes of the catalogue commands.
  */
 import { nip19 } from 'nostr-tools';
-import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getUserSettings } from '../../server/cache/commands/settings.ts';
 import { HOME_FEEDS, READS_FEEDS } from '../../server/cache/defaults.ts';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
+import { person, sign, type Person as Who } from './people.ts';
 
-interface Who {
-  sk: Uint8Array;
-  pk: string;
-}
-const person = (): Who => {
-  const sk = generateSecretKey();
-  return { sk, pk: getPublicKey(sk) };
-};
-const sign = (who: Who, kind: number, created_at: number, text: string, tags: string[][] = []) =>
-  finalizeEvent({ kind, created_at, content: text, tags }, who.sk);
 
 describe.each(['sqlite', 'postgres'] as const)('settings and catalogue (%s)', (store) => {
   let srv: CacheTestServer;
