@@ -80,7 +80,7 @@ function* syntheticEvents(texts: string[], realPubkeys: string[], plan: Syntheti
     const pk = users[i];
     yield synth(pk, start + i, 0, [], JSON.stringify({ name: `bench${i}`, display_name: `Bench ${i}`, about: pick(texts).slice(0, 120) }));
     const follows = new Set<string>();
-    const n = 30 + Math.floor(rand() * 250);
+    const n = 10 + Math.floor(rand() * 60);
     while (follows.size < n) follows.add(rand() < 0.1 ? pick(realPubkeys) : skewed());
     follows.delete(pk);
     yield synth(pk, start + i, 3, [...follows].map((f) => ['p', f]), '');
@@ -127,10 +127,10 @@ function dbKey(plan: SyntheticPlan): string {
  * The ≥ 1M-event database: the real events through the verifying importer, then the synthetic
  * ones through applyEvent in large transactions. Returns the cached directory (holding strucc.sqlite).
  */
-export async function benchDatabase(real: NostrEvent[], plan: SyntheticPlan = PLAN): Promise<{ dir: string; events: number }> {
+export async function benchDatabase(real: NostrEvent[], plan: SyntheticPlan = PLAN, cacheDir = CACHE_DIR): Promise<{ dir: string; events: number }> {
   // The server's full module graph registers every indexer; the database must hold what they derive.
   await import('../server/app.ts');
-  const dir = join(CACHE_DIR, `db-${dbKey(plan)}`);
+  const dir = join(cacheDir, `db-${dbKey(plan)}`);
   const done = join(dir, 'done.json');
   if (existsSync(done)) return { dir, events: (JSON.parse(readFileSync(done, 'utf8')) as { events: number }).events };
   rmSync(dir, { recursive: true, force: true });
@@ -157,7 +157,7 @@ export async function benchDatabase(real: NostrEvent[], plan: SyntheticPlan = PL
       if (batch.length >= 5000) {
         await flush();
         count += 5000;
-        if (count % 100_000 < 5000) log(`database: ${count} events (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+        if (count % 50_000 < 5000) log(`database: ${count} events (${((Date.now() - started) / 1000).toFixed(0)} s)`);
       }
     }
     count += batch.length;

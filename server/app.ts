@@ -15,6 +15,8 @@ import { startVerifyPool } from './ingest/verify-pool.ts';
 import { attachModeration } from './moderation/hidden.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
 import { closeUploads, handleUploadConnection } from './upload/socket.ts';
+import { handleWalletConnection } from './wallet/socket.ts';
+import { startMembership, stopMembership } from './membership/http.ts';
 import { openPostgres } from './store/postgres.ts';
 import { openSqlite } from './store/sqlite.ts';
 
@@ -70,10 +72,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const cacheWss = new WebSocketServer(wssOptions);
   const relayWss = new WebSocketServer(wssOptions);
   const uploadWss = new WebSocketServer(wssOptions);
+  const walletWss = new WebSocketServer(wssOptions);
   const routes = new Map<string, { wss: WebSocketServer; handle: (ws: WebSocket, ctx: ServerContext) => void }>([
     ['/v1', { wss: cacheWss, handle: handleCacheConnection }],
     ['/relay', { wss: relayWss, handle: handleRelayConnection }],
     ['/upload', { wss: uploadWss, handle: handleUploadConnection }],
+    ['/wallet', { wss: walletWss, handle: handleWalletConnection }],
   ]);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -136,7 +140,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     closing ??= (async () => {
       clearInterval(timer);
       await upstream?.close();
-      for (const wss of [cacheWss, relayWss, uploadWss]) {
+      for (const wss of [cacheWss, relayWss, uploadWss, walletWss]) {
         for (const client of wss.clients) client.terminate();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
       }
@@ -147,6 +151,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       });
       await verifier.close();
       await closeUploads(ctx);
+      await stopMembership(ctx);
       await db.close();
     })();
     return closing;
@@ -166,5 +171,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // Anything already past its 24 h window (e.g. after a restart) is taken back at once.
   await expireScores(db, ctx.now());
   if (config.upstreamRelays.length > 0) upstream = startUpstream(ctx, config.upstreamRelays);
+  try {
+    await startMembership(ctx);
+  } catch (err) {
+    await close();
+    throw err;
+  }
   return { url, port, ctx, close };
 }

@@ -7,6 +7,7 @@
 import type { Args } from './args.ts';
 import { dmAsyncCommands } from './commands/dms.ts';
 import { liveAsyncCommands } from './commands/live.ts';
+import { membershipAsyncCommands } from './commands/membership.ts';
 import { notificationAsyncCommands } from './commands/notifications.ts';
 import type { CacheObject } from './data.ts';
 import { netStats } from './netstats.ts';
@@ -37,6 +38,7 @@ export const ASYNC_COMMANDS: ReadonlyMap<string, AsyncCommand> = new Map<string,
   ...notificationAsyncCommands,
   ...dmAsyncCommands,
   ...liveAsyncCommands,
+  ...membershipAsyncCommands,
 ]);
 
 interface Entry {

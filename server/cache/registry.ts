@@ -7,6 +7,8 @@ import type { Args } from './args.ts';
 import type { CacheObject } from './data.ts';
 import { dmCommands } from './commands/dms.ts';
 import { leaderboardCommands } from './commands/leaderboards.ts';
+import { membershipCommands } from './commands/membership.ts';
+import { walletCommands } from '../wallet/ops.ts';
 import { liveCommands } from './commands/live.ts';
 import { feedCommands } from './commands/feeds.ts';
 import { listCommands } from './commands/lists.ts';
@@ -26,6 +28,9 @@ import { highlightCommands } from './commands/highlights.ts';
 import { profileCommands } from './commands/profile.ts';
 import { readsCommands } from './commands/reads.ts';
 import { zapCommands } from './commands/zaps.ts';
+import { legacyCommands } from './commands/legacy.ts';
+import { miscCommands } from './commands/misc.ts';
+import { statsCommands } from './commands/stats.ts';
 import { writeCommands } from './commands/writes.ts';
 
 /** What a command may know about the connection it runs on. */
@@ -64,8 +69,14 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ...highlightCommands,
   ...actionCommands,
   ...zapCommands,
+  ...legacyCommands,
+  ...miscCommands,
+  ...statsCommands,
   ...liveCommands,
   ...leaderboardCommands,
+  // Also on /v1: clients (ours included) send membership_status over the cache socket.
+  ...membershipCommands,
+  ...walletCommands,
 ]);
 
 /** Commands whose overrun is reported as a partial page rather than an error (S §1.2). */

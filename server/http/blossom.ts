@@ -118,7 +118,7 @@ async function upload(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
     if (err instanceof AuthError) return fail(res, 401, err.message, 'Érvénytelen vagy hiányzó feltöltési engedély.', true);
     throw err;
   }
-  const limit = uploadLimitBytes(auth.pubkey);
+  const limit = await uploadLimitBytes(ctx, auth.pubkey);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return fail(res, 413, 'file too large', tooBigMessage(limit), true);
   const declaredType = String(req.headers['content-type'] ?? '').split(';')[0].trim();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
+import { handleMembershipHttp, memberNip05 } from '../membership/http.ts';
 import { handleServices, initServices } from './services.ts';
 import { createStaticServer } from './static.ts';
 
@@ -31,6 +32,9 @@ async function nostrJson(ctx: ServerContext, url: URL, res: ServerResponse): Pro
   const cors = { 'Access-Control-Allow-Origin': '*' };
   const name = (url.searchParams.get('name') ?? '').trim().toLowerCase();
   if (!NIP05_NAME.test(name)) return json(res, 200, { names: {} }, cors);
+  // A premium name on our domain is the service's own record and wins over a profile's claim.
+  const member = await memberNip05(ctx, name);
+  if (member) return json(res, 200, { names: { [name]: member } }, cors);
   const domain = ctx.config.nip05Domain.toLowerCase();
   const wanted = new Set([`${name}@${domain}`, ...(name === '_' ? [domain] : [])]);
   // LIKE narrows the scan; the JSON check below decides (LIKE's _ is a wildcard, and content is free text).
@@ -109,6 +113,8 @@ export function createHttpHandler(ctx: ServerContext): Handler {
     const method = req.method ?? 'GET';
     // Media cache, link previews, Blossom, POST /api and LNURL-pay (server/http/services.ts).
     if (await handleServices(ctx, req, res, url)) return;
+    // The operator's demo payment endpoint (POST /api/demo/pay-quote).
+    if (await handleMembershipHttp(ctx, req, res, url)) return;
     if (method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Origin': '*',

@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
+import { memberNip05 } from '../membership/http.ts';
 
 const NAME = /^[a-z0-9._-]{1,64}$/;
 const CALLBACK_PREFIX = '/lnurlp/callback/';
@@ -22,6 +23,8 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 /** True when a current profile gives name@domain as its lightning address (lud16) or NIP-05 name. */
 async function nameExists(ctx: ServerContext, name: string): Promise<boolean> {
+  // A premium member's name is their lightning address too (membership_status lightning_address).
+  if (await memberNip05(ctx, name)) return true;
   const domain = ctx.config.nip05Domain.toLowerCase();
   const wanted = `${name}@${domain}`;
   // LIKE narrows the scan; the JSON check below decides.

@@ -32,6 +32,8 @@ export function publishToRelay(url: string, events: readonly NostrEvent[], timeo
   const answers = new Map<string, RelayResponse>();
   const problem = relayUrlProblem(url);
   if (problem || events.length === 0) return Promise.resolve(events.map(() => [url, false, problem ?? '']));
+  // The same event twice is sent (and answered) once.
+  const unique = [...new Map(events.map((e) => [e.id, e])).values()];
   return new Promise((resolve) => {
     let done = false;
     let ws: WebSocket;
@@ -54,7 +56,7 @@ export function publishToRelay(url: string, events: readonly NostrEvent[], timeo
       return;
     }
     ws.on('open', () => {
-      for (const e of events) ws.send(JSON.stringify(['EVENT', e]));
+      for (const e of unique) ws.send(JSON.stringify(['EVENT', e]));
     });
     ws.on('message', (data) => {
       let msg: unknown;
@@ -64,9 +66,9 @@ export function publishToRelay(url: string, events: readonly NostrEvent[], timeo
         return;
       }
       if (!Array.isArray(msg) || msg[0] !== 'OK' || typeof msg[1] !== 'string') return;
-      if (!events.some((e) => e.id === msg[1]) || answers.has(msg[1])) return;
+      if (!unique.some((e) => e.id === msg[1]) || answers.has(msg[1])) return;
       answers.set(msg[1], [url, msg[2] === true, typeof msg[3] === 'string' ? msg[3] : '']);
-      if (answers.size === events.length) finish('');
+      if (answers.size === unique.length) finish('');
     });
     ws.on('error', (err) => finish(`error: ${err.message || 'connection failed'}`));
     ws.on('close', () => finish('error: connection closed before an answer'));

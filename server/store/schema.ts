@@ -203,6 +203,28 @@ export const SCHEMA: string[] = [
      pubkey TEXT PRIMARY KEY, tier TEXT NOT NULL DEFAULT 'none', name TEXT, premium_since BIGINT, legend_since BIGINT,
      expires_on BIGINT, donated_sats BIGINT NOT NULL DEFAULT 0, last_donation BIGINT)`,
   `CREATE INDEX IF NOT EXISTS memberships_tier ON memberships (tier)`,
+  // Premium names are stored lower-case; the unique index is what finally settles two buyers of one name.
+  `CREATE UNIQUE INDEX IF NOT EXISTS memberships_name ON memberships (name)`,
+  // Membership quotes: one lightning invoice each; paid ones are the purchase history.
+  `CREATE TABLE IF NOT EXISTS membership_quotes (
+     id TEXT PRIMARY KEY, payer TEXT NOT NULL, receiver TEXT NOT NULL, product_id TEXT NOT NULL, name TEXT,
+     amount_sats BIGINT NOT NULL, amount_usd_cents BIGINT NOT NULL, invoice TEXT NOT NULL, status TEXT NOT NULL,
+     created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, paid_at BIGINT)`,
+  `CREATE INDEX IF NOT EXISTS membership_quotes_payer ON membership_quotes (payer, paid_at)`,
+  `CREATE INDEX IF NOT EXISTS membership_quotes_receiver ON membership_quotes (receiver, paid_at)`,
+  `CREATE TABLE IF NOT EXISTS membership_legend_customization (
+     pubkey TEXT PRIMARY KEY, style TEXT NOT NULL DEFAULT '', custom_badge INTEGER NOT NULL DEFAULT 0,
+     avatar_glow INTEGER NOT NULL DEFAULT 0, in_leaderboard INTEGER NOT NULL DEFAULT 1, current_shoutout TEXT NOT NULL DEFAULT '',
+     updated_at BIGINT NOT NULL)`,
+  // Content rebroadcast jobs, one per user; the cursor makes a job resumable after a restart.
+  `CREATE TABLE IF NOT EXISTS membership_rebroadcasts (
+     pubkey TEXT PRIMARY KEY, kinds TEXT NOT NULL, relays TEXT NOT NULL, status TEXT NOT NULL, total BIGINT NOT NULL,
+     done BIGINT NOT NULL, cursor_created_at BIGINT NOT NULL, cursor_id TEXT NOT NULL, error TEXT NOT NULL DEFAULT '',
+     started_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)`,
+  // NIP-47 connections to the custodial demo wallet: the client key's pubkey only, never its secret.
+  `CREATE TABLE IF NOT EXISTS wallet_nwc_connections (
+     client_pubkey TEXT PRIMARY KEY, pubkey TEXT NOT NULL, appname TEXT NOT NULL, created_at BIGINT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS wallet_nwc_connections_user ON wallet_nwc_connections (pubkey)`,
 ];
 
 // Its own table rather than a meta row, so meta stays free for whatever the rest of the server keeps there.

@@ -124,7 +124,7 @@ export class ChunkedUploads {
     if (typeof id !== 'string' || !UPLOAD_ID.test(id)) throw new UploadError('invalid upload_id');
     if (c.offset === undefined && c.data === undefined) return this.cancel(pubkey, id);
     const { file_length: fileLength, offset } = c;
-    const limit = uploadLimitBytes(pubkey);
+    const limit = await uploadLimitBytes(this.ctx, pubkey);
     if (typeof fileLength !== 'number' || !Number.isSafeInteger(fileLength) || fileLength <= 0) throw new UploadError('invalid file_length');
     if (fileLength > limit) throw new UploadError(tooBigMessage(limit));
     if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new UploadError('invalid offset');

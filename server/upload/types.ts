@@ -2,6 +2,8 @@
  * What may be uploaded (spec §5 and §6): images and videos only, recognised by their first bytes
  * rather than by what the client claims, within a size limit that depends on the uploader.
  */
+import type { ServerContext } from '../context.ts';
+import { isPremium, membershipOf } from '../membership/store.ts';
 
 export const MB = 1024 * 1024;
 /** Spec §6: regular members 100 MB, premium 1 GB. */
@@ -16,12 +18,9 @@ export function tooBigMessage(limit: number): string {
   return `A fájl túl nagy: legfeljebb ${Math.round(limit / MB)} MB tölthető fel.`;
 }
 
-/**
- * The largest upload `pubkey` may make. Membership is not implemented yet, so everyone is a
- * regular member; a membership lookup will raise it to PREMIUM_LIMIT_BYTES here.
- */
-export function uploadLimitBytes(_pubkey: string): number {
-  return REGULAR_LIMIT_BYTES;
+/** The largest upload `pubkey` may make: 1 GB for an active premium or legend member, else 100 MB. */
+export async function uploadLimitBytes(ctx: ServerContext, pubkey: string): Promise<number> {
+  return isPremium(await membershipOf(ctx.db, pubkey, ctx.now())) ? PREMIUM_LIMIT_BYTES : REGULAR_LIMIT_BYTES;
 }
 
 const EXT: Record<string, string> = {

@@ -3,6 +3,7 @@ import type { Queryable, SqlValue } from '../../store/db.ts';
 import { Args, CommandError } from '../args.ts';
 import { eventsByAddress, eventsByIds, replaceableOf, type CacheObject } from '../data.ts';
 import { enrich, range, type FeedItem } from '../enrich.ts';
+import { followsFeedItems } from '../follows-feed.ts';
 import { parseAddress } from '../refs.ts';
 import type { Command, CommandEnv } from '../registry.ts';
 import { exploreSpecFeed } from './explore.ts';
@@ -86,12 +87,14 @@ async function bookmarkItems(db: Queryable, q: FeedQuery): Promise<FeedItem[]> {
 export async function feedItems(db: Queryable, q: FeedQuery): Promise<FeedItem[]> {
   const kinds = q.kinds ?? [1, 6];
   switch (q.notes) {
-    case 'follows': {
+    case 'follows':
+      // Per-author index ranges merged in JS: a join-and-sort reads every post of every followed author.
+      return followsFeedItems(db, q.pubkey, kinds, q.includeReplies, q);
+    case 'authored': {
+      // include_replies turns a profile's notes tab into its notes-and-replies tab (the legacy `withreplies;` directive).
       const replies = q.includeReplies ? '' : ' AND p.is_reply = 0';
-      return postItems(db, true, `f.pubkey = ? AND p.kind IN (${inList(kinds)})${replies}`, [q.pubkey, ...kinds], q);
+      return postItems(db, false, `p.pubkey = ? AND p.kind IN (${inList(kinds)})${replies}`, [q.pubkey, ...kinds], q);
     }
-    case 'authored':
-      return postItems(db, false, `p.pubkey = ? AND p.kind IN (${inList(kinds)}) AND p.is_reply = 0`, [q.pubkey, ...kinds], q);
     case 'replies':
       return postItems(db, false, `p.pubkey = ? AND p.kind IN (${inList(kinds)}) AND p.is_reply <> 0`, [q.pubkey, ...kinds], q);
     case 'user_media_thumbnails':
@@ -127,7 +130,7 @@ const feed: Command = async (args, { ctx }) => {
   return feedBundle(ctx.db, q, args.optHex('user_pubkey'));
 };
 
-function parseSpec(raw: unknown): Record<string, unknown> {
+export function parseSpec(raw: unknown): Record<string, unknown> {
   if (typeof raw !== 'string') throw new CommandError('invalid spec format');
   let spec: unknown;
   try {

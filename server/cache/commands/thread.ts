@@ -44,6 +44,7 @@ const threadView: Command = async (args, { ctx }) => {
   const since = args.optBound('since');
   const until = args.optBound('until');
   const includeParents = args.bool('include_parent_posts', true);
+  const replyKinds = args.optKinds();
   const out = new Output();
 
   // A stored event is live; a missing one with a tombstone was deleted before or after it arrived.
@@ -53,6 +54,11 @@ const threadView: Command = async (args, { ctx }) => {
   if (!deleted) {
     const params: SqlValue[] = [eventId];
     let where = 'parent_id = ?';
+    // multi_kind_thread_view (S §3.1) narrows the replies to some kinds; the parent chain stays whole.
+    if (replyKinds?.length) {
+      where += ` AND kind IN (${replyKinds.map(() => '?').join(',')})`;
+      params.push(...replyKinds);
+    }
     if (until !== undefined) {
       where += ' AND created_at <= ?';
       params.push(until);

@@ -1,0 +1,61 @@
+/**
+ * The "latest from follows" page, the hottest feed query. Joining follows to posts and sorting
+ * reads every post of every followed author (tens of thousands of rows on a big store, tens of ms);
+ * instead each author's newest `limit + offset` posts come from the (pubkey, created_at) index and
+ * the short lists are merged here, so the cost grows with the follow count, not with history.
+ */
+import type { Queryable, SqlValue } from '../store/db.ts';
+import type { FeedItem } from './enrich.ts';
+
+/** Authors per statement: a fixed count (padded) keeps the set of statement texts small for the statement cache. */
+const AUTHORS_PER_QUERY = 32;
+/** Follow lists beyond this are cut: a feed page never needs more sources. */
+const MAX_AUTHORS = 5_000;
+
+export interface FollowsPage {
+  since?: number;
+  until?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function followsFeedItems(
+  db: Queryable,
+  viewer: string,
+  kinds: number[],
+  includeReplies: boolean,
+  page: FollowsPage,
+): Promise<FeedItem[]> {
+  const authors = (await db.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ? LIMIT ?', [viewer, MAX_AUTHORS])).map(
+    (r) => r.follows,
+  );
+  if (authors.length === 0) return [];
+  // Newest first when paging back (or with no bound); oldest first when polling forward from `since`.
+  const asc = page.since !== undefined && page.until === undefined;
+  const dir = asc ? 'ASC' : 'DESC';
+  const take = page.limit + page.offset;
+  let filter = `kind IN (${kinds.map(() => '?').join(', ')})${includeReplies ? '' : ' AND is_reply = 0'}`;
+  const bounds: SqlValue[] = [...kinds];
+  if (page.until !== undefined) {
+    filter += ' AND created_at <= ?';
+    bounds.push(page.until);
+  }
+  if (page.since !== undefined) {
+    filter += ' AND created_at >= ?';
+    bounds.push(page.since);
+  }
+  // One sub-select per author, each a short range of the (pubkey, created_at) index; portable (SQLite and PostgreSQL).
+  const one = (i: number) =>
+    `SELECT * FROM (SELECT event_id AS id, created_at AS k FROM posts WHERE pubkey = ? AND ${filter}
+      ORDER BY created_at ${dir}, event_id ${dir} LIMIT ?) AS a${i}`;
+  const sql = Array.from({ length: AUTHORS_PER_QUERY }, (_, i) => one(i)).join('\nUNION ALL\n');
+
+  const found: FeedItem[] = [];
+  for (let i = 0; i < authors.length; i += AUTHORS_PER_QUERY) {
+    const params: SqlValue[] = [];
+    for (let j = 0; j < AUTHORS_PER_QUERY; j++) params.push(authors[i + j] ?? '', ...bounds, take);
+    for (const r of await db.all<{ id: string; k: number | string }>(sql, params)) found.push({ id: r.id, key: Number(r.k) });
+  }
+  found.sort((a, b) => (asc ? a.key - b.key || (a.id < b.id ? -1 : 1) : b.key - a.key || (a.id < b.id ? 1 : -1)));
+  return found.slice(page.offset, page.offset + page.limit);
+}

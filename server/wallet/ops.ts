@@ -1,0 +1,116 @@
+/**
+ * The `wallet` command (protocol C.2 "Wallet"): a signed `operation_event` whose content is
+ * `[op, params]`. This server is its own custodial demo wallet without a lightning node: it
+ * answers exchange rates, tells whether a user's wallet is active, and hands out NIP-47
+ * connections (kept so the wallet service, a later piece, can serve them); moving money out
+ * is refused with a clear reason.
+ *
+ * is_user answers "2" when the pubkey has an active wallet (a wallet becomes active with its
+ * first nwc_connect), "1" when we know the user (a membership or a profile) but they have no
+ * wallet yet, and "0" for a pubkey we know nothing about.
+ */
+import { randomBytes } from 'node:crypto';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { getPublicKey } from 'nostr-tools/pure';
+import { Args, CommandError } from '../cache/args.ts';
+import { exchangeRateReply } from '../cache/commands/membership.ts';
+import type { CacheObject } from '../cache/data.ts';
+import type { Command, CommandEnv } from '../cache/registry.ts';
+import { verifyUserEvent } from '../cache/signed.ts';
+import type { NostrEvent } from '../context.ts';
+import type { Queryable } from '../store/db.ts';
+import { serverOrigin } from '../membership/content.ts';
+import { isPremium, membershipOf } from '../membership/store.ts';
+
+export const KIND_WALLET_OPERATION = 10000300;
+export const KIND_NWC_ACTIVE = 10000802;
+export const KIND_NWC_CONNECTION = 10000803;
+
+/** Each operation is signed with its own kind, so an event signed for one cannot be replayed as another. */
+const OP_KINDS: Record<string, number> = {
+  exchange_rate: KIND_WALLET_OPERATION,
+  withdraw: KIND_WALLET_OPERATION,
+  is_user: KIND_NWC_ACTIVE,
+  nwc_connect: KIND_NWC_CONNECTION,
+};
+const MAX_CONNECTIONS = 20;
+const MAX_APPNAME = 64;
+const SERVICE_KEY = 'wallet_service_key';
+
+/** The wallet service's own key, made once per database; NWC requests will be addressed to its pubkey. */
+async function serviceKey(db: Queryable): Promise<Uint8Array> {
+  await db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [SERVICE_KEY, bytesToHex(randomBytes(32))]);
+  const row = await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [SERVICE_KEY]);
+  if (!row) throw new Error('wallet service key missing');
+  return hexToBytes(row.value);
+}
+
+async function isUser(env: CommandEnv, params: Args): Promise<CacheObject> {
+  const pubkey = params.hex('pubkey');
+  const { db } = env.ctx;
+  const wallet = await db.get('SELECT 1 AS x FROM wallet_nwc_connections WHERE pubkey = ? LIMIT 1', [pubkey]);
+  let answer = '0';
+  if (wallet) answer = '2';
+  else {
+    const known =
+      (await db.get('SELECT 1 AS x FROM memberships WHERE pubkey = ?', [pubkey])) ??
+      (await db.get(`SELECT 1 AS x FROM replaceable WHERE pubkey = ? AND kind = 0 AND d = ''`, [pubkey]));
+    if (known) answer = '1';
+  }
+  return { kind: KIND_NWC_ACTIVE, content: answer };
+}
+
+/** A new NIP-47 connection for the signer: the secret goes to the client once; we keep only its pubkey. */
+async function nwcConnect(env: CommandEnv, ev: NostrEvent, params: Args): Promise<CacheObject> {
+  const appname = params.optStr('appname')?.trim();
+  if (!appname) throw new CommandError('missing appname');
+  if ([...appname].length > MAX_APPNAME) throw new CommandError(`invalid appname: at most ${MAX_APPNAME} characters`);
+  const { ctx } = env;
+  const count = await ctx.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM wallet_nwc_connections WHERE pubkey = ?', [ev.pubkey]);
+  if (Number(count?.n ?? 0) >= MAX_CONNECTIONS) throw new CommandError(`Legfeljebb ${MAX_CONNECTIONS} alkalmazás kapcsolódhat a pénztárcához.`);
+  const secret = randomBytes(32);
+  const clientPubkey = getPublicKey(secret);
+  await ctx.db.run('INSERT INTO wallet_nwc_connections (client_pubkey, pubkey, appname, created_at) VALUES (?, ?, ?, ?)', [
+    clientPubkey,
+    ev.pubkey,
+    appname,
+    ctx.now(),
+  ]);
+  const relay = `${serverOrigin(ctx, env.conn.localPort).replace(/^http/, 'ws')}/relay`;
+  const query = new URLSearchParams({ relay, secret: bytesToHex(secret) });
+  const m = await membershipOf(ctx.db, ev.pubkey, ctx.now());
+  if (isPremium(m) && m.name) query.set('lud16', `${m.name}@${ctx.config.nip05Domain}`);
+  const uri = `nostr+walletconnect://${getPublicKey(await serviceKey(ctx.db))}?${query.toString()}`;
+  return { kind: KIND_NWC_CONNECTION, content: JSON.stringify({ uri }) };
+}
+
+const wallet: Command = async (args, env) => {
+  const ev = await verifyUserEvent(args.raw.operation_event, { kinds: Object.values(OP_KINDS), now: env.ctx.now() });
+  if (typeof ev === 'string') throw new CommandError(ev.replace('event_from_user', 'operation_event'));
+  let content: unknown;
+  try {
+    content = JSON.parse(ev.content);
+  } catch {
+    throw new CommandError('invalid operation_event: content is not JSON');
+  }
+  if (!Array.isArray(content) || typeof content[0] !== 'string') throw new CommandError('invalid operation_event: content must be [operation, params]');
+  const op = content[0];
+  const rawParams: unknown = content[1] ?? {};
+  if (!rawParams || typeof rawParams !== 'object' || Array.isArray(rawParams)) throw new CommandError('invalid operation_event: params must be an object');
+  const kind = OP_KINDS[op];
+  if (kind === undefined) throw new CommandError(`unknown wallet operation: ${op.slice(0, 40)}`);
+  if (ev.kind !== kind) throw new CommandError(`invalid operation_event: ${op} must be signed as kind ${kind}`);
+  const params = new Args(rawParams as Record<string, unknown>);
+  switch (op) {
+    case 'exchange_rate':
+      return [exchangeRateReply(env, params.raw.target_currency)];
+    case 'is_user':
+      return [await isUser(env, params)];
+    case 'nwc_connect':
+      return [await nwcConnect(env, ev, params)];
+    default:
+      throw new CommandError('A kifizetés nem érhető el: ez a demó pénztárca nem kapcsolódik a Lightning-hálózathoz.');
+  }
+};
+
+export const walletCommands: [string, Command][] = [['wallet', wallet]];
