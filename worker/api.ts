@@ -13,6 +13,7 @@ import { Nip05Verifier, type Fetcher } from './nip05.ts';
 import { webSocketActor } from './socketActor.ts';
 import { createNetwork } from './network.ts';
 import { createAccountApi } from './accountApi.ts';
+import { createSocial, type Social } from './social.ts';
 import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
 import type { Signer } from './publish.ts';
@@ -166,6 +167,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     for (const [handle, s] of [...subscriptions]) if (s.tabId === tabId) unsubscribe(handle);
     network.closeTab(tabId);
     account.service.closeTab(tabId);
+    social.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -199,6 +201,17 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     releaser,
     touch,
   });
+  const social: Social = createSocial({
+    request,
+    subscribe: (command, payload, handlers) => cache.subscribe(command, payload, handlers),
+    account: account.service,
+    activity: network.activity,
+    publish: (event) => network.api.publish(event),
+    releaser,
+    touch,
+    throttleMs: options.feedThrottleMs,
+  });
+
   const stopRelayWatch = network.relays.watch((list) =>
     account.service.setRelaySnapshot(Object.fromEntries(list.map((r) => [r.url, { read: r.read, write: r.write }]))),
   );
@@ -206,6 +219,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   return {
     ...network.api,
     ...account.api,
+    ...social.api,
     account: account.service,
 
     setSigner: network.setSigner,
@@ -306,6 +320,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();
+      social.dispose();
       account.service.dispose();
       cache.dispose();
       socket.stop();

@@ -1,0 +1,364 @@
+/**
+ * Spec §4 Direct messages, one DM page: the contact list of a relation (any, follows, other) with
+ * unread counts, the selected conversation (20 a page, oldest first), its unread count set to zero
+ * on selection, new messages fetched when the contact's count rises, and sending. Pure: requests,
+ * decryption, signing and publishing are actors the worker provides.
+ */
+import { assign, emit, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
+import type { DirectMessage, DmContact, DmRelation, FeedStatus, PublishResult } from '../worker/types.ts';
+
+/** Spec §9: a DM page is 20 messages. */
+export const DM_PAGE_SIZE = 20;
+export const DM_CONTACTS_PAGE = 100;
+
+export interface FetchContactsInput {
+  userPubkey: string;
+  relation: DmRelation;
+  limit: number;
+  until?: number;
+}
+
+export interface ContactsPage {
+  contacts: DmContact[];
+  /** RANGE.since (latest_at of the last contact): the next page's `until`. */
+  since?: number;
+}
+
+export interface FetchMessagesInput {
+  userPubkey: string;
+  peer: string;
+  limit: number;
+  until?: number;
+  since?: number;
+}
+
+export interface MessagesPage {
+  /** Decrypted messages; those that failed to decrypt are already left out. */
+  messages: DirectMessage[];
+  /** Events the server sent, decryptable or not: paging goes on while pages are not empty. */
+  received: number;
+  /** Oldest created_at of the page (RANGE.since). */
+  since?: number;
+}
+
+export interface DmContext {
+  userPubkey: string;
+  relation: DmRelation;
+  contacts: DmContact[];
+  contactsCursor?: number;
+  hasMoreContacts: boolean;
+  unreadTotal: number;
+  selected?: string;
+  messages: DirectMessage[];
+  messagesCursor?: number;
+  hasMoreMessages: boolean;
+  /** The SEND being sent, to answer its caller. */
+  sendId?: number;
+  error?: string;
+}
+
+export type DmEvent =
+  | { type: 'SET_RELATION'; relation: DmRelation }
+  | { type: 'LOAD_MORE_CONTACTS' }
+  | { type: 'REFRESH_CONTACTS' }
+  | { type: 'SELECT'; pubkey: string }
+  | { type: 'LOAD_MORE' }
+  | { type: 'TOTAL'; count: number }
+  | { type: 'SEND'; id: number; text: string }
+  | { type: 'USER'; pubkey: string }
+  /** Internal: the selected contact has new messages. */
+  | { type: 'FETCH_NEW' }
+  | { type: 'RESET_COUNT' };
+
+export type DmEmitted = { type: 'sent'; id: number; result: PublishResult };
+
+export interface DmInput {
+  userPubkey: string;
+  relation?: DmRelation;
+  selected?: string;
+  /** The shared directmsg_count total when the page opens; TOTAL events follow its changes. */
+  unreadTotal?: number;
+}
+
+function missing(name: string): never {
+  throw new Error(`dms: the ${name} actor must be provided with machine.provide()`);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Merged by id, oldest first, as a chat shows them. */
+export function mergeMessages(a: DirectMessage[], b: DirectMessage[]): DirectMessage[] {
+  const byId = new Map<string, DirectMessage>();
+  for (const m of [...a, ...b]) byId.set(m.id, m);
+  return [...byId.values()].sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : 1));
+}
+
+function failed(reason: string): PublishResult {
+  return { success: false, reasons: { '*': reason }, outcome: 'failed' };
+}
+
+const zeroCount = (contacts: DmContact[], pubkey: string | undefined): DmContact[] =>
+  contacts.map((c) => (c.pubkey === pubkey && c.dmInfo.cnt !== 0 ? { ...c, dmInfo: { ...c.dmInfo, cnt: 0 } } : c));
+
+export const dmMachine = setup({
+  types: {
+    context: {} as DmContext,
+    events: {} as DmEvent,
+    input: {} as DmInput,
+    emitted: {} as DmEmitted,
+  },
+  actors: {
+    fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(async () => missing('fetchContacts')),
+    fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(async () => missing('fetchMessages')),
+    resetCount: fromPromise<void, { peer: string }>(async () => missing('resetCount')),
+    sendMessage: fromPromise<PublishResult, { peer: string; text: string }>(async () => missing('sendMessage')),
+  },
+  guards: {
+    hasSelected: ({ context }) => context.selected !== undefined,
+    hasMoreContacts: ({ context }) => context.hasMoreContacts,
+    hasMoreMessages: ({ context }) => context.hasMoreMessages,
+    totalRose: ({ context, event }) => event.type === 'TOTAL' && event.count > context.unreadTotal,
+  },
+}).createMachine({
+  id: 'dms',
+  type: 'parallel',
+  context: ({ input }) => ({
+    userPubkey: input.userPubkey,
+    relation: input.relation ?? 'any',
+    contacts: [],
+    hasMoreContacts: true,
+    unreadTotal: input.unreadTotal ?? 0,
+    selected: input.selected,
+    messages: [],
+    hasMoreMessages: true,
+  }),
+  on: {
+    USER: {
+      target: ['.contacts.loading', '.conversation.none', '.reset.idle', '.sending.idle'],
+      reenter: true,
+      actions: assign(({ event }) => ({
+        userPubkey: event.type === 'USER' ? event.pubkey : '',
+        contacts: [],
+        contactsCursor: undefined,
+        hasMoreContacts: true,
+        selected: undefined,
+        messages: [],
+        messagesCursor: undefined,
+        hasMoreMessages: true,
+        error: undefined,
+      })),
+    },
+  },
+  states: {
+    contacts: {
+      initial: 'loading',
+      on: {
+        SET_RELATION: {
+          target: '.loading',
+          actions: assign(({ event }) => ({ relation: event.type === 'SET_RELATION' ? event.relation : 'any', contacts: [], contactsCursor: undefined, hasMoreContacts: true })),
+        },
+        REFRESH_CONTACTS: { target: '.loading' },
+        // Handled inside this region, so that reloading the contacts leaves the conversation alone.
+        TOTAL: [
+          // A rise means someone wrote: the contact list (and its counts) is fetched again.
+          { guard: 'totalRose', target: '.loading', actions: assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }) },
+          { actions: assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }) },
+        ],
+      },
+      states: {
+        loading: {
+          invoke: {
+            src: 'fetchContacts',
+            input: ({ context }) => ({ userPubkey: context.userPubkey, relation: context.relation, limit: DM_CONTACTS_PAGE }),
+            onDone: {
+              target: 'ready',
+              actions: [
+                // Compared before the list is replaced: a higher count for the open conversation is news.
+                enqueueActions(({ context, event, enqueue }) => {
+                  const before = context.contacts.find((c) => c.pubkey === context.selected)?.dmInfo.cnt ?? 0;
+                  const after = event.output.contacts.find((c) => c.pubkey === context.selected)?.dmInfo.cnt ?? 0;
+                  if (context.selected !== undefined && after > before) {
+                    enqueue.raise({ type: 'FETCH_NEW' });
+                    enqueue.raise({ type: 'RESET_COUNT' });
+                  }
+                }),
+                assign(({ context, event }) => ({
+                  // The open conversation is being read: its count shows zero until the reset lands.
+                  contacts: zeroCount(event.output.contacts, context.selected),
+                  contactsCursor: event.output.since,
+                  hasMoreContacts: event.output.contacts.length > 0 && event.output.since !== undefined,
+                  error: undefined,
+                })),
+              ],
+            },
+            onError: { target: 'error', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+          },
+        },
+        ready: { on: { LOAD_MORE_CONTACTS: { guard: 'hasMoreContacts', target: 'loadingMore' } } },
+        loadingMore: {
+          invoke: {
+            src: 'fetchContacts',
+            input: ({ context }) => ({ userPubkey: context.userPubkey, relation: context.relation, limit: DM_CONTACTS_PAGE, until: context.contactsCursor }),
+            onDone: {
+              target: 'ready',
+              actions: assign(({ context, event }) => {
+                const known = new Set(context.contacts.map((c) => c.pubkey));
+                const added = event.output.contacts.filter((c) => !known.has(c.pubkey));
+                return {
+                  contacts: [...context.contacts, ...added],
+                  contactsCursor: event.output.since ?? context.contactsCursor,
+                  hasMoreContacts: added.length > 0 && event.output.since !== undefined,
+                };
+              }),
+            },
+            onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+          },
+        },
+        error: { on: { LOAD_MORE_CONTACTS: 'loading' } },
+      },
+    },
+    conversation: {
+      initial: 'check',
+      on: {
+        SELECT: {
+          // Not `reenter`: in a parallel machine that would exit and re-enter every region (SCXML
+          // transition domain); a child target alone still restarts `loading`. The count reset
+          // starts from `loading`'s entry, since a target in another region would do the same.
+          target: '.loading',
+          actions: assign(({ context, event }) => {
+            const pubkey = event.type === 'SELECT' ? event.pubkey : undefined;
+            return { selected: pubkey, messages: [], messagesCursor: undefined, hasMoreMessages: true, contacts: zeroCount(context.contacts, pubkey) };
+          }),
+        },
+      },
+      states: {
+        // A remembered conversation (dmLastConversation) opens with the page.
+        check: { always: [{ guard: 'hasSelected', target: 'loading' }, { target: 'none' }] },
+        none: {},
+        loading: {
+          entry: raise({ type: 'RESET_COUNT' }),
+          invoke: {
+            src: 'fetchMessages',
+            input: ({ context }) => ({ userPubkey: context.userPubkey, peer: context.selected ?? '', limit: DM_PAGE_SIZE }),
+            onDone: {
+              target: 'ready',
+              actions: assign(({ event }) => ({
+                messages: mergeMessages([], event.output.messages),
+                messagesCursor: event.output.since,
+                hasMoreMessages: event.output.received > 0 && event.output.since !== undefined,
+                error: undefined,
+              })),
+            },
+            onError: { target: 'error', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+          },
+        },
+        ready: {
+          on: {
+            LOAD_MORE: { guard: 'hasMoreMessages', target: 'loadingMore' },
+            FETCH_NEW: 'fetchingNew',
+          },
+        },
+        loadingMore: {
+          invoke: {
+            src: 'fetchMessages',
+            input: ({ context }) => ({ userPubkey: context.userPubkey, peer: context.selected ?? '', limit: DM_PAGE_SIZE, until: context.messagesCursor }),
+            onDone: {
+              target: 'ready',
+              actions: assign(({ context, event }) => {
+                const merged = mergeMessages(context.messages, event.output.messages);
+                return {
+                  messages: merged,
+                  messagesCursor: event.output.since ?? context.messagesCursor,
+                  // The boundary message comes back (until is inclusive): only a page with news goes on.
+                  hasMoreMessages: merged.length > context.messages.length && event.output.since !== undefined,
+                };
+              }),
+            },
+            onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+          },
+        },
+        fetchingNew: {
+          invoke: {
+            src: 'fetchMessages',
+            input: ({ context }) => ({
+              userPubkey: context.userPubkey,
+              peer: context.selected ?? '',
+              limit: DM_PAGE_SIZE,
+              since: context.messages.at(-1)?.created_at,
+            }),
+            onDone: { target: 'ready', actions: assign(({ context, event }) => ({ messages: mergeMessages(context.messages, event.output.messages) })) },
+            onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+          },
+          // Another rise while fetching: fetch once more afterwards.
+          on: { FETCH_NEW: { target: 'fetchingNew', reenter: true } },
+        },
+        error: { on: { LOAD_MORE: 'loading' } },
+      },
+    },
+    reset: {
+      initial: 'idle',
+      states: {
+        idle: { on: { RESET_COUNT: { guard: 'hasSelected', target: 'resetting' } } },
+        resetting: {
+          invoke: {
+            src: 'resetCount',
+            input: ({ context }) => ({ peer: context.selected ?? '' }),
+            onDone: 'idle',
+            // The count stays on the server; the next rise or selection tries again.
+            onError: 'idle',
+          },
+          // Another contact was selected meanwhile: reset that one too.
+          on: { RESET_COUNT: { target: 'resetting', reenter: true } },
+        },
+      },
+    },
+    sending: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            SEND: [
+              { guard: 'hasSelected', target: 'sending', actions: assign({ sendId: ({ event }) => (event.type === 'SEND' ? event.id : undefined) }) },
+              { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('no-conversation') })) },
+            ],
+          },
+        },
+        sending: {
+          invoke: {
+            src: 'sendMessage',
+            input: ({ context, event }) => ({ peer: context.selected ?? '', text: event.type === 'SEND' ? event.text : '' }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: event.output })),
+                // What was sent shows in the conversation from the cache, like any new message.
+                enqueueActions(({ event, enqueue }) => {
+                  if (event.output.success) enqueue.raise({ type: 'FETCH_NEW' });
+                }),
+              ],
+            },
+            onError: { target: 'idle', actions: emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: failed(errorText(event.error)) })) },
+          },
+          on: { SEND: { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('busy') })) } },
+        },
+      },
+    },
+  },
+});
+
+export type DmMachineSnapshot = SnapshotFrom<typeof dmMachine>;
+
+function statusOf(snap: DmMachineSnapshot, region: 'contacts' | 'conversation'): FeedStatus {
+  const value = (snap.value as Record<string, string>)[region];
+  if (value === 'loading' || value === 'fetchingNew') return value === 'loading' ? 'loading' : 'ready';
+  if (value === 'loadingMore') return 'loadingMore';
+  if (value === 'error') return 'error';
+  if (value === 'none' || value === 'check') return 'idle';
+  return 'ready';
+}
+
+export const contactsStatusOf = (snap: DmMachineSnapshot): FeedStatus => statusOf(snap, 'contacts');
+export const conversationStatusOf = (snap: DmMachineSnapshot): FeedStatus => statusOf(snap, 'conversation');
+export const isSending = (snap: DmMachineSnapshot): boolean => snap.matches({ sending: 'sending' });

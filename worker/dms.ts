@@ -1,0 +1,318 @@
+/**
+ * Runs machines/dms.ts in the worker: the contact list and conversations over the cache socket,
+ * NIP-04 through the account's signer, sending through the publish service, and one shared
+ * directmsg_count subscription (the count machine of machines/notifications.ts: the same rule —
+ * open only while signed in and active) whose total every open DM page follows.
+ */
+import { createActor, fromCallback, fromPromise, type Actor } from 'xstate';
+import { notificationCountMachine, type CountEvent } from '../machines/notifications.ts';
+import {
+  contactsStatusOf,
+  conversationStatusOf,
+  dmMachine,
+  isSending,
+  type ContactsPage,
+  type FetchContactsInput,
+  type FetchMessagesInput,
+  type MessagesPage,
+} from '../machines/dms.ts';
+import { isNostrEvent, K } from './bundle.ts';
+import type { CacheRequest } from './feeds.ts';
+import { InstanceRegistry, Watchers } from './instances.ts';
+import type { CacheSubscribe, RequestSigner } from './notifications.ts';
+import { emptyProfile, parseProfile } from './profile.ts';
+import type {
+  AccountLocalPatch,
+  ActionResult,
+  CacheObject,
+  DirectMessage,
+  DmContact,
+  DmInfo,
+  DmRelation,
+  DmSnapshot,
+  NostrEvent,
+  Profile,
+  PublishResult,
+  UnsignedEvent,
+} from './types.ts';
+
+export const DM_COUNT_KIND = 10000117;
+export const DM_COUNTS_KIND = 10000118;
+export const ENCRYPTED_DM = 4;
+export const RESET_DM_COUNT_OP = 'reset_direct_message_count';
+export const MARK_ALL_DMS_READ_OP = 'mark_all_dms_as_read';
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+interface RangeInfo {
+  since?: number;
+  elements: string[];
+}
+
+function rangeOf(objects: CacheObject[]): RangeInfo | undefined {
+  const o = objects.find((x) => x.kind === K.RANGE);
+  const c = parseJson(o?.content) as { since?: unknown; elements?: unknown } | undefined;
+  if (!c || typeof c !== 'object') return undefined;
+  return {
+    since: typeof c.since === 'number' ? c.since : undefined,
+    elements: Array.isArray(c.elements) ? c.elements.filter((x): x is string => typeof x === 'string') : [],
+  };
+}
+
+function profilesOf(objects: CacheObject[]): Map<string, Profile> {
+  const out = new Map<string, Profile>();
+  for (const o of objects) {
+    if (o.kind !== K.METADATA || !isNostrEvent(o)) continue;
+    const seen = out.get(o.pubkey);
+    if (!seen || seen.created_at < o.created_at) out.set(o.pubkey, parseProfile(o));
+  }
+  return out;
+}
+
+/** get_directmsg_contacts (protocol S §3.6) to contacts in RANGE order, most recent first. */
+export function parseContacts(objects: CacheObject[]): ContactsPage {
+  const summaryObj = objects.find((o) => o.kind === DM_COUNTS_KIND);
+  const summary = (parseJson(summaryObj?.content) ?? {}) as Record<string, Partial<DmInfo>>;
+  const events = new Map<string, NostrEvent>();
+  for (const o of objects) if (o.kind === ENCRYPTED_DM && isNostrEvent(o)) events.set(o.id, o);
+  const profiles = profilesOf(objects);
+  const range = rangeOf(objects);
+  const order = range?.elements.length
+    ? range.elements
+    : Object.keys(summary).sort((a, b) => Number(summary[b]?.latest_at ?? 0) - Number(summary[a]?.latest_at ?? 0));
+  const contacts: DmContact[] = [];
+  for (const pubkey of order) {
+    const info = summary[pubkey];
+    if (!info) continue;
+    const dmInfo: DmInfo = { cnt: Number(info.cnt ?? 0), latest_at: Number(info.latest_at ?? 0), latest_event_id: String(info.latest_event_id ?? '') };
+    const contact: DmContact = { pubkey, user: profiles.get(pubkey) ?? emptyProfile(pubkey), dmInfo };
+    const latest = events.get(dmInfo.latest_event_id);
+    if (latest) contact.latest = latest;
+    contacts.push(contact);
+  }
+  return { contacts, since: range?.since };
+}
+
+export async function fetchContacts(request: CacheRequest, input: FetchContactsInput): Promise<ContactsPage> {
+  if (!input.userPubkey) throw new Error('no-pubkey');
+  const payload: Record<string, unknown> = { user_pubkey: input.userPubkey, relation: input.relation, limit: input.limit };
+  if (input.until !== undefined) payload.until = input.until;
+  const reply = await request('get_directmsg_contacts', payload);
+  if (reply.notice !== undefined) throw new Error(reply.notice);
+  return parseContacts(reply.events);
+}
+
+/** NIP-04 decryption with the conversation partner's key (the shared secret is the same both ways). */
+export type Decrypt = (peer: string, ciphertext: string) => Promise<string>;
+
+/** get_directmsgs, decrypted; a message that fails to decrypt is skipped (spec §4). */
+export async function fetchMessages(request: CacheRequest, decrypt: Decrypt, input: FetchMessagesInput): Promise<MessagesPage> {
+  const payload: Record<string, unknown> = { receiver: input.userPubkey, sender: input.peer, limit: input.limit };
+  if (input.until !== undefined) payload.until = input.until;
+  if (input.since !== undefined) payload.since = input.since;
+  const reply = await request('get_directmsgs', payload);
+  if (reply.notice !== undefined) throw new Error(reply.notice);
+  const events = reply.events.filter((o): o is CacheObject & NostrEvent => o.kind === ENCRYPTED_DM && isNostrEvent(o));
+  const decrypted = await Promise.all(
+    events.map(async (e): Promise<DirectMessage | undefined> => {
+      try {
+        return { id: e.id, sender: e.pubkey, content: await decrypt(input.peer, e.content), created_at: e.created_at };
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  const messages = decrypted.filter((m): m is DirectMessage => m !== undefined);
+  let since = rangeOf(reply.events)?.since;
+  if (since === undefined && events.length) since = Math.min(...events.map((e) => e.created_at));
+  return { messages, received: events.length, since };
+}
+
+export interface DmServiceOptions {
+  request: CacheRequest;
+  subscribe: CacheSubscribe;
+  signRequest: RequestSigner;
+  encrypt: (peer: string, plaintext: string) => Promise<string>;
+  decrypt: Decrypt;
+  publish: (event: UnsignedEvent) => Promise<PublishResult>;
+  /** The signed-in user's remembered DM page (dmLastConversation, dmLastRelation). */
+  remembered: () => { conversation?: string; relation?: DmRelation };
+  remember: (patch: AccountLocalPatch) => void;
+  throttleMs?: number;
+}
+
+function snapshotOf(actor: Actor<typeof dmMachine>): DmSnapshot {
+  const snap = actor.getSnapshot();
+  const c = snap.context;
+  const out: DmSnapshot = {
+    relation: c.relation,
+    contactsStatus: contactsStatusOf(snap),
+    contacts: c.contacts,
+    hasMoreContacts: c.hasMoreContacts,
+    unreadTotal: c.unreadTotal,
+    conversationStatus: conversationStatusOf(snap),
+    messages: c.messages,
+    hasMoreMessages: c.hasMoreMessages,
+    sending: isSending(snap),
+  };
+  if (c.selected !== undefined) out.selected = c.selected;
+  if (c.error !== undefined) out.error = c.error;
+  return out;
+}
+
+export class DmService {
+  readonly count: Actor<typeof notificationCountMachine>;
+  private readonly countWatchers = new Watchers<number>();
+  private readonly pages: InstanceRegistry<Actor<typeof dmMachine>, DmSnapshot>;
+  private readonly machine;
+  private nextSend = 1;
+
+  constructor(private readonly options: DmServiceOptions) {
+    const { request, subscribe, signRequest } = options;
+    this.count = createActor(
+      notificationCountMachine.provide({
+        actors: {
+          countSubscription: fromCallback<CountEvent, { pubkey: string }>(({ input, sendBack }) => {
+            const sub = subscribe('directmsg_count', { pubkey: input.pubkey }, {
+              onEvent: (e) => {
+                if (e.kind === DM_COUNT_KIND && Number.isFinite(Number(e.cnt))) sendBack({ type: 'COUNT', count: Number(e.cnt) });
+              },
+            });
+            return () => sub.close();
+          }),
+          // "Seen" for DMs is mark-all-as-read.
+          markSeen: fromPromise(async () => {
+            const event = await signRequest(MARK_ALL_DMS_READ_OP);
+            const reply = await request('reset_directmsg_counts', { event_from_user: event });
+            if (reply.notice !== undefined) throw new Error(reply.notice);
+          }),
+        },
+      }),
+      { input: { active: true } },
+    );
+    this.count.subscribe((snap) => {
+      const total = snap.context.count;
+      this.countWatchers.emit(total, (a, b) => a === b);
+      this.pages.forEach((page) => {
+        if (page.getSnapshot().context.unreadTotal !== total) page.send({ type: 'TOTAL', count: total });
+      });
+    });
+
+    this.machine = dmMachine.provide({
+      actors: {
+        fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(({ input }) => fetchContacts(request, input)),
+        fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(({ input }) => fetchMessages(request, options.decrypt, input)),
+        resetCount: fromPromise<void, { peer: string }>(async ({ input }) => {
+          const event = await signRequest(RESET_DM_COUNT_OP);
+          const reply = await request('reset_directmsg_count', { event_from_user: event, sender: input.peer });
+          if (reply.notice !== undefined) throw new Error(reply.notice);
+        }),
+        sendMessage: fromPromise<PublishResult, { peer: string; text: string }>(async ({ input }) => {
+          const content = await options.encrypt(input.peer, input.text);
+          // The publish service signs, sends to the write relays (or the proxy) and imports it.
+          return options.publish({ kind: ENCRYPTED_DM, tags: [['p', input.peer]], content, created_at: Math.floor(Date.now() / 1000) });
+        }),
+      },
+    });
+    this.pages = new InstanceRegistry(snapshotOf, options.throttleMs);
+    this.count.start();
+  }
+
+  setUser(pubkey: string | undefined): void {
+    if (pubkey === this.count.getSnapshot().context.pubkey) return;
+    this.count.send({ type: 'USER', pubkey });
+    this.pages.forEach((page) => page.send({ type: 'USER', pubkey: pubkey ?? '' }));
+  }
+
+  setActive(active: boolean): void {
+    if (this.count.getSnapshot().context.active !== active) this.count.send({ type: 'ACTIVE', active });
+  }
+
+  watchCount(tabId: string, cb: (count: number) => unknown, release: () => void): number {
+    return this.countWatchers.add(tabId, cb, release, this.count.getSnapshot().context.count);
+  }
+
+  unwatchCount(handle: number): void {
+    this.countWatchers.remove(handle);
+  }
+
+  open(tabId: string, cb: (s: DmSnapshot) => unknown, release: () => void): number {
+    const { context } = this.count.getSnapshot();
+    const remembered = this.options.remembered();
+    const actor = createActor(this.machine, {
+      input: { userPubkey: context.pubkey ?? '', relation: remembered.relation, selected: remembered.conversation, unreadTotal: context.count },
+    });
+    return this.pages.open(tabId, actor, cb, release);
+  }
+
+  setRelation(handle: number, relation: DmRelation): void {
+    const page = this.pages.get(handle);
+    if (!page) return;
+    page.send({ type: 'SET_RELATION', relation });
+    this.options.remember({ dmLastRelation: relation });
+  }
+
+  loadMoreContacts(handle: number): void {
+    this.pages.get(handle)?.send({ type: 'LOAD_MORE_CONTACTS' });
+  }
+
+  select(handle: number, pubkey: string): void {
+    const page = this.pages.get(handle);
+    if (!page) return;
+    page.send({ type: 'SELECT', pubkey });
+    this.options.remember({ dmLastConversation: pubkey });
+  }
+
+  loadMore(handle: number): void {
+    this.pages.get(handle)?.send({ type: 'LOAD_MORE' });
+  }
+
+  send(handle: number, text: string): Promise<PublishResult> {
+    const page = this.pages.get(handle);
+    if (!page) return Promise.resolve({ success: false, reasons: { '*': 'closed' }, outcome: 'failed' });
+    const id = this.nextSend++;
+    return new Promise((resolve) => {
+      const sub = page.on('sent', (e) => {
+        if (e.id !== id) return;
+        sub.unsubscribe();
+        resolve(e.result);
+      });
+      page.send({ type: 'SEND', id, text });
+    });
+  }
+
+  async markAllRead(): Promise<ActionResult> {
+    const result = await new Promise<ActionResult>((resolve) => {
+      const sub = this.count.on('seen', (e) => {
+        sub.unsubscribe();
+        resolve(e.ok ? { ok: true } : { ok: false, code: e.code });
+      });
+      this.count.send({ type: 'MARK_SEEN' });
+    });
+    // Open pages show zero unread everywhere once the server agrees.
+    if (result.ok) this.pages.forEach((page) => page.send({ type: 'REFRESH_CONTACTS' }));
+    return result;
+  }
+
+  close(handle: number): void {
+    this.pages.close(handle);
+  }
+
+  closeTab(tabId: string): void {
+    this.countWatchers.closeTab(tabId);
+    this.pages.closeTab(tabId);
+  }
+
+  dispose(): void {
+    this.countWatchers.dispose();
+    this.pages.dispose();
+    this.count.stop();
+  }
+}

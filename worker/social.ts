@@ -1,0 +1,228 @@
+/**
+ * The notifications, direct messages, profile and thread part of the worker API, kept out of
+ * api.ts. The count subscriptions follow the login (signed in with a known key) and the activity
+ * machine (asleep closes them); every page and watcher belongs to a tab and goes with it.
+ */
+import { keyStateOf, type LoginSnapshot } from '../machines/login.ts';
+import type { AccountService } from './account.ts';
+import type { ActivityService } from './activity.ts';
+import { DmService } from './dms.ts';
+import type { CacheRequest } from './feeds.ts';
+import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
+import { ProfileService } from './profiles.ts';
+import { ThreadService } from './threads.ts';
+import type { PublishResult, StruccApi, UnsignedEvent } from './types.ts';
+
+export type SocialApi = Required<
+  Pick<
+    StruccApi,
+    | 'watchNotificationCount'
+    | 'unwatchNotificationCount'
+    | 'markNotificationsSeen'
+    | 'openNotifications'
+    | 'loadMoreNotifications'
+    | 'selectNotificationGroup'
+    | 'closeNotifications'
+    | 'watchReleases'
+    | 'unwatchReleases'
+    | 'acknowledgeRelease'
+    | 'watchDmCount'
+    | 'unwatchDmCount'
+    | 'openDms'
+    | 'setDmRelation'
+    | 'loadMoreDmContacts'
+    | 'selectDmContact'
+    | 'loadMoreDms'
+    | 'sendDm'
+    | 'markAllDmsRead'
+    | 'closeDms'
+    | 'openProfile'
+    | 'setProfileKey'
+    | 'loadProfileTab'
+    | 'loadMoreProfileTab'
+    | 'closeProfile'
+    | 'openThread'
+    | 'reloadThread'
+    | 'closeThread'
+  >
+>;
+
+export interface SocialOptions {
+  request: CacheRequest;
+  subscribe: CacheSubscribe;
+  account: AccountService;
+  activity: ActivityService;
+  publish: (event: UnsignedEvent) => Promise<PublishResult>;
+  releaser: (cb: object) => () => void;
+  touch: (tabId: string) => void;
+  throttleMs?: number;
+}
+
+export interface Social {
+  api: SocialApi;
+  notifications: NotificationService;
+  dms: DmService;
+  profiles: ProfileService;
+  threads: ThreadService;
+  closeTab(tabId: string): void;
+  dispose(): void;
+}
+
+/** The user the counts are for: a pubkey whose key state is settled (signing, read-only or PIN-locked). */
+function userOf(snap: LoginSnapshot, previous: string | undefined): string | undefined {
+  const state = keyStateOf(snap);
+  // Mid-login the previous answer stands, so a login step does not close and reopen the subscription.
+  if (state === 'pending') return previous;
+  return state === 'none' ? undefined : snap.context.pubkey;
+}
+
+export function createSocial(options: SocialOptions): Social {
+  const { request, subscribe, account, releaser, touch, throttleMs } = options;
+  const signer = account.signer;
+  const signRequest = (op: string) => signer.signRequest(op);
+  let user: string | undefined;
+  const viewer = () => user;
+
+  const notifications = new NotificationService({ request, subscribe, signRequest, releases: releaseStoreOn(account.storage), throttleMs });
+  const dms = new DmService({
+    request,
+    subscribe,
+    signRequest,
+    encrypt: (peer, text) => signer.nip04Encrypt(peer, text),
+    decrypt: (peer, text) => signer.nip04Decrypt(peer, text),
+    publish: options.publish,
+    remembered: () => {
+      const record = account.account.getSnapshot().context.record;
+      return record && record.pubkey === user ? { conversation: record.dmLastConversation, relation: record.dmLastRelation } : {};
+    },
+    remember: (patch) => void account.act({ type: 'setLocal', patch }),
+    throttleMs,
+  });
+  const profiles = new ProfileService({ request, viewer, throttleMs });
+  const threads = new ThreadService({ request, viewer, throttleMs });
+
+  const onLogin = (snap: LoginSnapshot) => {
+    const next = userOf(snap, user);
+    if (next === user) return;
+    user = next;
+    notifications.setUser(user);
+    dms.setUser(user);
+  };
+  const loginSub = account.login.subscribe(onLogin);
+  onLogin(account.login.getSnapshot());
+  const stopActivity = options.activity.watch((s) => {
+    const active = s.state !== 'sleeping';
+    notifications.setActive(active);
+    dms.setActive(active);
+  });
+
+  const api: SocialApi = {
+    async watchNotificationCount(tabId, cb) {
+      touch(tabId);
+      return notifications.watchCount(tabId, cb, releaser(cb));
+    },
+    async unwatchNotificationCount(handle) {
+      notifications.unwatchCount(handle);
+    },
+    markNotificationsSeen: () => notifications.markSeen(),
+    async openNotifications(tabId, typeGroup, cb) {
+      touch(tabId);
+      return notifications.openList(tabId, typeGroup, cb, releaser(cb));
+    },
+    async loadMoreNotifications(handle) {
+      notifications.loadMore(handle);
+    },
+    async selectNotificationGroup(handle, typeGroup) {
+      notifications.selectGroup(handle, typeGroup);
+    },
+    async closeNotifications(handle) {
+      notifications.closeList(handle);
+    },
+    async watchReleases(tabId, cb) {
+      touch(tabId);
+      return notifications.watchReleases(tabId, cb, releaser(cb));
+    },
+    async unwatchReleases(handle) {
+      notifications.unwatchReleases(handle);
+    },
+    async acknowledgeRelease() {
+      notifications.acknowledgeRelease();
+    },
+    async watchDmCount(tabId, cb) {
+      touch(tabId);
+      return dms.watchCount(tabId, cb, releaser(cb));
+    },
+    async unwatchDmCount(handle) {
+      dms.unwatchCount(handle);
+    },
+    async openDms(tabId, cb) {
+      touch(tabId);
+      return dms.open(tabId, cb, releaser(cb));
+    },
+    async setDmRelation(handle, relation) {
+      dms.setRelation(handle, relation);
+    },
+    async loadMoreDmContacts(handle) {
+      dms.loadMoreContacts(handle);
+    },
+    async selectDmContact(handle, pubkey) {
+      dms.select(handle, pubkey);
+    },
+    async loadMoreDms(handle) {
+      dms.loadMore(handle);
+    },
+    sendDm: (handle, text) => dms.send(handle, text),
+    markAllDmsRead: () => dms.markAllRead(),
+    async closeDms(handle) {
+      dms.close(handle);
+    },
+    async openProfile(tabId, pubkey, cb) {
+      touch(tabId);
+      return profiles.open(tabId, pubkey, cb, releaser(cb));
+    },
+    async setProfileKey(handle, pubkey) {
+      profiles.setKey(handle, pubkey);
+    },
+    async loadProfileTab(handle, tab) {
+      profiles.loadTab(handle, tab);
+    },
+    async loadMoreProfileTab(handle, tab) {
+      profiles.loadMore(handle, tab);
+    },
+    async closeProfile(handle) {
+      profiles.close(handle);
+    },
+    async openThread(tabId, target, cb) {
+      touch(tabId);
+      return threads.open(tabId, target, cb, releaser(cb));
+    },
+    async reloadThread(handle, target) {
+      threads.reload(handle, target);
+    },
+    async closeThread(handle) {
+      threads.close(handle);
+    },
+  };
+
+  return {
+    api,
+    notifications,
+    dms,
+    profiles,
+    threads,
+    closeTab(tabId) {
+      notifications.closeTab(tabId);
+      dms.closeTab(tabId);
+      profiles.closeTab(tabId);
+      threads.closeTab(tabId);
+    },
+    dispose() {
+      loginSub.unsubscribe();
+      stopActivity();
+      notifications.dispose();
+      dms.dispose();
+      profiles.dispose();
+      threads.dispose();
+    },
+  };
+}
