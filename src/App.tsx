@@ -9,11 +9,21 @@ import type { PublicPageKey } from './routes/PublicPage';
 // Every screen is its own chunk; /home loads the shell plus the Home chunk only.
 const Home = lazy(() => import('./routes/Home'));
 const InfoPage = lazy(() => import('./routes/InfoPage'));
-const ReadsPage = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.ReadsPage })));
-const SearchPage = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.SearchPage })));
 const NotFound = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.NotFound })));
-const VanityProfile = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.VanityProfile })));
-const VanityThread = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.VanityThread })));
+// One module per screen, each loaded only when its route is visited.
+const Reads = lazy(() => import('./routes/Reads'));
+const Article = lazy(() => import('./routes/Article'));
+const Thread = lazy(() => import('./routes/Thread'));
+const VanityThread = lazy(() => import('./routes/Thread').then((m) => ({ default: m.VanityThread })));
+const Profile = lazy(() => import('./routes/Profile'));
+const VanityProfile = lazy(() => import('./routes/Profile').then((m) => ({ default: m.VanityProfile })));
+const Explore = lazy(() => import('./routes/Explore'));
+const ExploreFeed = lazy(() => import('./routes/Explore').then((m) => ({ default: m.ExploreFeedRoute })));
+const Search = lazy(() => import('./routes/Search'));
+const Feeds = lazy(() => import('./routes/Search').then((m) => ({ default: m.FeedsRoute })));
+const Notifications = lazy(() => import('./routes/Notifications'));
+const Downloads = lazy(() => import('./routes/Downloads'));
+const Help = lazy(() => import('./routes/Downloads').then((m) => ({ default: m.HelpRoute })));
 const SettingsMenu = lazy(() => import('./routes/Settings'));
 const SettingsSubPage = lazy(() => import('./routes/Settings').then((m) => ({ default: m.SettingsSubPage })));
 const PublicPage = lazy(() => import('./routes/PublicPage'));
@@ -32,18 +42,10 @@ const publicPage = (page: PublicPageKey) => {
 
 const Pages = {
   readsEdit: info('readsEdit'),
-  thread: info('thread'),
-  explore: info('explore'),
-  exploreFeed: info('exploreFeed'),
   dms: info('dms'),
-  notifications: info('notifications'),
-  downloads: info('downloads'),
   bookmarks: info('bookmarks'),
-  profile: info('profile'),
-  help: info('help'),
   mutelist: info('mutelist'),
   new: info('new'),
-  feeds: info('feeds'),
   premium: info('premium'),
   premiums: info('premiums'),
   legends: info('legends'),
@@ -99,30 +101,30 @@ function MainRoutes() {
       </Route>
       <Route path="/home" component={Home} />
       <Route path="/reads/edit" component={Pages.readsEdit} />
-      <Route path="/reads/:topic?" component={ReadsPage} />
-      <Route path="/thread/:id" component={Pages.thread} />
-      <Route path="/e/:id" component={Pages.thread} />
-      <Route path="/a/:id" component={Pages.thread} />
-      <Route path="/explore" component={Pages.explore} />
-      <Route path="/explore/feed/:id" component={Pages.exploreFeed} />
+      <Route path="/reads/:topic?" component={Reads} />
+      <Route path="/thread/:id" component={Thread} />
+      <Route path="/e/:id" component={Thread} />
+      <Route path="/a/:id" component={Article} />
+      <Route path="/explore" component={Explore} />
+      <Route path="/explore/feed/:id" component={ExploreFeed} />
       <Route path="/dms/:contact?" component={Pages.dms} />
-      <Route path="/notifications" component={Pages.notifications} />
-      <Route path="/downloads" component={Pages.downloads} />
+      <Route path="/notifications" component={Notifications} />
+      <Route path="/downloads" component={Downloads} />
       <Route path="/download">
         <Redirect to="/downloads" replace />
       </Route>
       <Route path="/settings" component={SettingsMenu} />
       <Route path="/settings/:page" component={SettingsSubPage} />
       <Route path="/bookmarks" component={Pages.bookmarks} />
-      <Route path="/profile/:npub?" component={Pages.profile} />
-      <Route path="/p/:npub?" component={Pages.profile} />
-      <Route path="/help" component={Pages.help} />
+      <Route path="/profile/:npub?" component={Profile} />
+      <Route path="/p/:npub?" component={Profile} />
+      <Route path="/help" component={Help} />
       <Route path="/mutelist/:npub" component={Pages.mutelist} />
       <Route path="/new" component={Pages.new} />
-      <Route path="/feeds" component={Pages.feeds} />
-      <Route path="/feeds/:query" component={Pages.feeds} />
-      <Route path="/search" component={SearchPage} />
-      <Route path="/search/:query" component={SearchPage} />
+      <Route path="/feeds" component={Feeds} />
+      <Route path="/feeds/:query" component={Feeds} />
+      <Route path="/search" component={Search} />
+      <Route path="/search/:query" component={Search} />
       <Route path="/premium/:step?" component={Pages.premium} />
       <Route path="/premiums" component={Pages.premiums} />
       <Route path="/legends" component={Pages.legends} />

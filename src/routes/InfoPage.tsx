@@ -83,22 +83,3 @@ export function NotFound() {
     </PageIntro>
   );
 }
-
-/** First path segments that belong to the app, so /explore/x is a missing page, not someone's vanity thread. */
-const RESERVED = new Set([
-  'home', 'reads', 'thread', 'e', 'a', 'explore', 'dms', 'notifications', 'downloads', 'download', 'settings', 'bookmarks',
-  'profile', 'p', 'help', 'mutelist', 'new', 'feeds', 'search', 'premium', 'premiums', 'legends', '404',
-  'app-download-qr', 'terms', 'csae-policy', 'privacy', 'support', 'media-cache', 'v1', 'api', 'assets',
-]);
-
-export function VanityProfile() {
-  const { vanityName } = useParams<{ vanityName: string }>();
-  if (RESERVED.has(vanityName)) return <NotFound />;
-  return <InfoPage page="profile" />;
-}
-
-export function VanityThread() {
-  const { vanityName } = useParams<{ vanityName: string }>();
-  if (RESERVED.has(vanityName)) return <NotFound />;
-  return <InfoPage page="thread" />;
-}

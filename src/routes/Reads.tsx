@@ -1,0 +1,6 @@
+import { ReadsPage } from './InfoPage';
+
+/** /reads/{topic?}. */
+export default function ReadsRoute() {
+  return <ReadsPage />;
+}
