@@ -1,10 +1,17 @@
 /**
- * `npm run bench`: /home on the demo network in headless Chromium.
- * Prints the gzip bytes of JS sent before the first note appears (page and shared worker
- * alike, read from the server's access log), the time from navigation to the first note
- * painted (median of 5 cold loads), and the number of cache sockets with 1 and 3 tabs open.
+ * `npm run bench`: the client on the demo network in headless Chromium.
+ * Prints the gzip bytes of JS sent before the first note appears on /home, /thread/<id> and
+ * /profile/<npub> (page and shared worker alike, read from the server's access log), the time from
+ * navigation to the first note painted cold (fresh profile, median of 5) and warm (second visit in
+ * the same profile: worker IndexedDB cache and HTTP cache, median of 5), the JS heap and DOM size
+ * after scrolling 2,000 notes of the all-notes feed, and the cache sockets with 1 and 3 tabs open.
  */
-import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { nip19 } from 'nostr-tools';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 
@@ -18,10 +25,40 @@ const FIRST_NOTE_PROBE = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
+const SCROLL_NOTES = 2000;
+
+// A screen at a time, so every card passes through the virtualised window and is counted once.
+const SCROLL_SCRIPT = `(async () => {
+  const ids = new Set();
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  let lastGrowth = performance.now();
+  while (ids.size < TARGET && performance.now() - lastGrowth < 30000) {
+    const before = ids.size;
+    for (const el of document.querySelectorAll('[data-note-id]')) ids.add(el.getAttribute('data-note-id'));
+    if (ids.size > before) lastGrowth = performance.now();
+    window.scrollBy(0, window.innerHeight * 0.8);
+    await frame();
+  }
+  return ids.size;
+})()`;
+const RUNS = 5;
+
 interface AccessEntry {
   at: number;
   path: string;
   bytes: number;
+}
+
+interface Load {
+  firstNoteMs: number;
+  jsBytes: number;
+}
+
+interface CacheObject {
+  kind: number;
+  id?: string;
+  pubkey?: string;
+  content?: string;
 }
 
 const median = (xs: number[]) => {
@@ -29,22 +66,150 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)];
 };
 
-async function coldLoad(browser: Browser, url: string, log: AccessEntry[]) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** One cache command over a socket of our own, the way any client asks: its EVENT objects until EOSE. */
+function cacheRequest(url: string, command: string, args: object): Promise<CacheObject[]> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1`);
+    const out: CacheObject[] = [];
+    ws.on('open', () => ws.send(JSON.stringify(['REQ', 'bench', { cache: [command, args] }])));
+    ws.on('message', (data) => {
+      const [type, , obj] = JSON.parse(String(data)) as [string, string, CacheObject | string];
+      if (type === 'EVENT') out.push(obj as CacheObject);
+      if (type === 'NOTICE') reject(new Error(`${command}: ${String(obj)}`));
+      if (type === 'EOSE') {
+        ws.close();
+        resolve(out);
+      }
+    });
+    ws.on('error', reject);
+  });
+}
+
+/** The all-notes feed's spec as the home feed list spells it, its newest note, and that note's author. */
+async function demoTargets(url: string) {
+  const lists = await cacheRequest(url, 'get_home_feeds', {});
+  const feeds = JSON.parse(lists.find((o) => typeof o.content === 'string')?.content ?? '[]') as { spec: string }[];
+  const allNotes = feeds.find((f) => (JSON.parse(f.spec) as { id?: string }).id === 'all-notes')?.spec;
+  if (!allNotes) throw new Error('the demo home feeds have no all-notes feed');
+  const page = await cacheRequest(url, 'mega_feed_directive', { spec: allNotes, limit: 20 });
+  const note = page.find((o) => o.kind === 1 && o.id && o.pubkey);
+  if (!note) throw new Error('the all-notes feed is empty');
+  return { allNotes, noteId: note.id!, npub: nip19.npubEncode(note.pubkey!) };
+}
+
+const cacheConnections = async (url: string) =>
+  ((await (await fetch(`${url}/api/status`)).json()) as { cacheConnections: number }).cacheConnections;
+
+async function untilNoSockets(url: string) {
+  for (let i = 0; i < 100 && (await cacheConnections(url)) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Navigates and waits for the probe; undefined when no note appears (a screen that shows none). */
+async function timeFirstNote(page: Page, url: string, log: AccessEntry[]): Promise<Load | undefined> {
   await page.addInitScript(FIRST_NOTE_PROBE);
   const startedAt = Date.now();
-  await page.goto(`${url}/home`);
-  await page.waitForFunction(() => (window as unknown as { __firstNote?: number }).__firstNote !== undefined, null, {
-    timeout: 60_000,
-  });
+  await page.goto(url);
+  try {
+    await page.waitForFunction(() => (window as unknown as { __firstNote?: number }).__firstNote !== undefined, null, {
+      timeout: 30_000,
+    });
+  } catch {
+    return undefined;
+  }
   const firstNoteMs = await page.evaluate(() => (window as unknown as { __firstNote: number }).__firstNote);
   const doneAt = Date.now();
   const jsBytes = log
     .filter((e) => e.at >= startedAt && e.at <= doneAt && e.path.endsWith('.js'))
     .reduce((sum, e) => sum + e.bytes, 0);
-  await context.close();
   return { firstNoteMs, jsBytes };
+}
+
+async function coldLoads(browser: Browser, url: string, runs: number, log: AccessEntry[]): Promise<Load[]> {
+  const loads: Load[] = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext();
+    const load = await timeFirstNote(await context.newPage(), url, log);
+    await context.close();
+    await untilNoSockets(new URL(url).origin);
+    if (load) loads.push(load);
+  }
+  return loads;
+}
+
+/** Second and later visits in one browser profile; each visit's worker starts anew (the last tab closed). */
+async function warmLoads(url: string, log: AccessEntry[]): Promise<Load[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'strucc-bench-'));
+  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const loads: Load[] = [];
+  try {
+    for (let i = 0; i <= RUNS; i++) {
+      const page = await context.newPage();
+      const load = await timeFirstNote(page, `${url}/home`, log);
+      // Give the worker its moment to keep the network's page before the tab (and with it the worker) goes.
+      await page.waitForTimeout(1000);
+      await page.close();
+      await untilNoSockets(url);
+      if (i > 0 && load) loads.push(load);
+    }
+  } finally {
+    await context.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  return loads;
+}
+
+/** Heap of the tab's page and of the shared worker (each its own V8 isolate), after a full GC. */
+async function heaps(browser: Browser, page: Page): Promise<{ page: number; worker?: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  let worker: number | undefined;
+  const root = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await root.send('Target.getTargets');
+    const target = targetInfos.find((t) => t.type === 'shared_worker');
+    if (target) {
+      const { sessionId } = await root.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+      const replies = new Map<number, (r: { result?: { usedSize?: number } }) => void>();
+      root.on('Target.receivedMessageFromTarget', (e) => {
+        const msg = JSON.parse(e.message) as { id?: number; result?: { usedSize?: number } };
+        if (msg.id !== undefined) replies.get(msg.id)?.(msg);
+      });
+      const call = (id: number, method: string) =>
+        new Promise<{ result?: { usedSize?: number } }>((resolve) => {
+          replies.set(id, resolve);
+          void root.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
+        });
+      await call(1, 'HeapProfiler.collectGarbage');
+      worker = (await call(2, 'Runtime.getHeapUsage')).result?.usedSize;
+    }
+  } catch {
+    // Reported as not measured.
+  } finally {
+    await root.detach();
+  }
+  return { page: usedSize, worker };
+}
+
+/** Scrolls /home on the all-notes feed a screen at a time until SCROLL_NOTES distinct notes were rendered. */
+async function scrollNotes(browser: Browser, url: string, spec: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript((s) => localStorage.setItem('homeFeed', s), spec);
+  await page.goto(`${url}/home`);
+  await page.waitForSelector('[data-note-id]', { timeout: 60_000 });
+  const started = Date.now();
+  // A string, not a function: tsx would wrap a function's inner helpers in a __name() the page lacks.
+  const rendered = (await page.evaluate(SCROLL_SCRIPT.replace('TARGET', String(SCROLL_NOTES)))) as number;
+  const scrollMs = Date.now() - started;
+  const heap = await heaps(browser, page);
+  const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+  const cards = await page.locator('[data-note-id]').count();
+  await context.close();
+  return { rendered, scrollMs, heap, elements, cards };
 }
 
 async function socketsWithTabs(context: BrowserContext, url: string, tabs: number) {
@@ -53,9 +218,10 @@ async function socketsWithTabs(context: BrowserContext, url: string, tabs: numbe
     await page.goto(`${url}/home`);
     await page.waitForSelector('[data-note-id]', { timeout: 60_000 });
   }
-  const status = (await (await fetch(`${url}/api/status`)).json()) as { cacheConnections: number };
-  return status.cacheConnections;
+  return cacheConnections(url);
 }
+
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 async function main() {
   const scale = process.env.DEMO_SCALE ?? '1';
@@ -67,22 +233,43 @@ async function main() {
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    const loads = [];
-    for (let i = 0; i < 5; i++) loads.push(await coldLoad(browser, server.url, log));
+    const targets = await demoTargets(server.url);
+    const home = await coldLoads(browser, `${server.url}/home`, RUNS, log);
+    const thread = await coldLoads(browser, `${server.url}/thread/${targets.noteId}`, 3, log);
+    const profile = await coldLoads(browser, `${server.url}/profile/${targets.npub}`, 3, log);
+    const warm = await warmLoads(server.url, log);
+    const scroll = await scrollNotes(browser, server.url, targets.allNotes);
     const context = await browser.newContext();
     const one = await socketsWithTabs(context, server.url, 1);
     const three = await socketsWithTabs(context, server.url, 2);
     await context.close();
 
+    const bytes = (loads: Load[]) => (loads.length ? String(median(loads.map((l) => l.jsBytes))) : 'no note shown');
+    const ms = (loads: Load[]) => (loads.length ? median(loads.map((l) => l.firstNoteMs)).toFixed(0) : 'no note shown');
+    const each = (loads: Load[]) => loads.map((l) => l.firstNoteMs.toFixed(0)).join(', ');
+    const homeBytes = median(home.map((l) => l.jsBytes));
+    const warmMs = warm.length ? median(warm.map((l) => l.firstNoteMs)) : Infinity;
     const rows = [
       ['demo scale', scale],
-      ['JS before first note, gzip bytes (median)', String(median(loads.map((l) => l.jsBytes)))],
-      ['first note painted, ms (median of 5 cold)', median(loads.map((l) => l.firstNoteMs)).toFixed(0)],
-      ['first note, each cold load, ms', loads.map((l) => l.firstNoteMs.toFixed(0)).join(', ')],
+      ['JS before first note, gzip bytes, /home (median of 5)', `${bytes(home)} (target < 256000: ${verdict(homeBytes < 256_000)})`],
+      [`JS before first note, gzip bytes, /thread/${targets.noteId.slice(0, 8)}… (median of 3)`, bytes(thread)],
+      [`JS before first note, gzip bytes, /profile/${targets.npub.slice(0, 12)}… (median of 3)`, bytes(profile)],
+      ['first note painted, ms (median of 5 cold)', ms(home)],
+      ['first note, each cold load, ms', each(home)],
+      ['first note painted warm, ms (median of 5 revisits)', `${ms(warm)} (target < 300: ${verdict(warmMs < 300)})`],
+      ['first note, each warm load, ms', each(warm)],
+      ['JS before first note warm, bytes from the server (median)', bytes(warm)],
+      ['distinct notes rendered while scrolling /home all-notes', `${scroll.rendered} in ${(scroll.scrollMs / 1000).toFixed(0)} s`],
+      [
+        'JS heap after scrolling, MB (page)',
+        `${mb(scroll.heap.page)} (target < 150: ${verdict(scroll.rendered >= SCROLL_NOTES && scroll.heap.page < 150 * 1024 * 1024)})`,
+      ],
+      ['JS heap after scrolling, MB (shared worker)', scroll.heap.worker === undefined ? 'not measured' : mb(scroll.heap.worker)],
+      ['DOM elements after scrolling (note cards in the DOM)', `${scroll.elements} (${scroll.cards})`],
       ['cache sockets with 1 tab', String(one)],
       ['cache sockets with 3 tabs', String(three)],
     ];
-    console.log(`\n## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} — client bench (/home)\n`);
+    console.log(`\n## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} — client bench\n`);
     console.log('| measure | value |\n|---|---|');
     for (const [k, v] of rows) console.log(`| ${k} | ${v} |`);
   } finally {

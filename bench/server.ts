@@ -9,7 +9,7 @@
  * Everything stays on 127.0.0.1 and every phase has a fixed duration.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NostrEvent } from '../server/context.ts';
 import { openSqlite } from '../server/store/sqlite.ts';
@@ -59,6 +59,8 @@ async function targets(file: string, events: NostrEvent[]): Promise<Targets> {
 function ingestRows(f: IngestFigures): string[][] {
   return [
     ['machine', `${availableParallelism()} cores, Node ${process.version}`],
+    // Other processes on the machine skew every figure here; the load average says how much.
+    ['load average (1 min) at the end of the run', fmt(loadavg()[0], 2)],
     ['real signed demo events', fmt(f.events)],
     ['bare WASM verifyEvent, one thread (ceiling per core)', `${fmt(f.verifyOneThread)} events/s`],
     [`verify pool, ${f.poolThreads} worker threads (ceiling of the machine)`, `${fmt(f.verifyPool)} events/s`],

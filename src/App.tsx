@@ -1,10 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { BottomNav, PhoneTopBar, SideNav } from './components/Nav';
 import { Sidebar } from './components/Sidebar';
 import type { PageKey } from './routes/InfoPage';
 import type { PublicPageKey } from './routes/PublicPage';
+import { useKeyboardShortcuts } from './lib/keyboard';
+import './styles/keyboard-focus.css';
 
 // Every screen is its own chunk; /home loads the shell plus the Home chunk only.
 const Home = lazy(() => import('./routes/Home'));
@@ -27,6 +29,8 @@ const Help = lazy(() => import('./routes/Downloads').then((m) => ({ default: m.H
 const SettingsMenu = lazy(() => import('./routes/Settings'));
 const SettingsSubPage = lazy(() => import('./routes/Settings').then((m) => ({ default: m.SettingsSubPage })));
 const PublicPage = lazy(() => import('./routes/PublicPage'));
+// Only fetched when someone presses '?'.
+const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog'));
 
 // Built once at module level: a component created during render would remount its page on every navigation.
 const info = (page: PageKey) => {
@@ -136,9 +140,24 @@ function MainRoutes() {
   );
 }
 
+/** The global keyboard shortcuts, and the list of them that '?' opens. */
+function KeyboardShortcuts() {
+  const [open, setOpen] = useState(false);
+  const show = useCallback(() => setOpen(true), []);
+  const hide = useCallback(() => setOpen(false), []);
+  useKeyboardShortcuts(show);
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <ShortcutsDialog onClose={hide} />
+    </Suspense>
+  );
+}
+
 export default function App() {
   return (
     <Suspense fallback={<PageFallback />}>
+      <KeyboardShortcuts />
       <Switch>
         <Route path="/app-download-qr" component={Pages.appDownloadQr} />
         <Route path="/terms" component={Pages.terms} />

@@ -8,12 +8,15 @@ import { cacheSocketMachine, socketStateOf, type CacheSocketSnapshot } from '../
 import type { CacheObject, CacheReply, ClientConfig, FeedDefinition, FeedSnapshot, SocketSnapshot, StruccApi } from './types.ts';
 import { CacheClient, type Subscription } from './cache.ts';
 import { FeedRegistry, notify } from './feeds.ts';
+import { defaultFeedCache, type FeedCache } from './feedCache.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
 import { Nip05Verifier, type Fetcher } from './nip05.ts';
 import { webSocketActor } from './socketActor.ts';
 import { createNetwork } from './network.ts';
 import { createAccountApi } from './accountApi.ts';
 import { createSocial, type Social } from './social.ts';
+import { createReactions } from './reactions.ts';
+import { createDiscover } from './discover.ts';
 import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
 import type { Signer } from './publish.ts';
@@ -32,6 +35,8 @@ export interface ApiOptions {
   publishTimeoutMs?: number;
   /** Where the login, account and settings are kept; IndexedDB when absent (memory in Node). */
   accountStorage?: AccountStorage;
+  /** What was seen, kept for the next visit; IndexedDB when absent, null for none (Node tests). */
+  feedCache?: FeedCache | null;
 }
 
 /** The API plus what the worker entry and tests need beyond the Comlink surface. */
@@ -121,9 +126,13 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
   const request = (command: string, payload?: Record<string, unknown>): Promise<CacheReply> => cache.request(command, payload);
 
+  const feedCache = options.feedCache === undefined ? defaultFeedCache() : (options.feedCache ?? undefined);
+  void feedCache?.preload();
+  const viewer = () => (config?.guestPubkey ?? DEFAULT_GUEST_PUBKEY) || undefined;
   const feeds = new FeedRegistry({
     request,
-    userPubkey: () => (config?.guestPubkey ?? DEFAULT_GUEST_PUBKEY) || undefined,
+    userPubkey: viewer,
+    cache: feedCache,
     throttleMs: options.feedThrottleMs,
   });
 
@@ -216,10 +225,14 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     account.service.setRelaySnapshot(Object.fromEntries(list.map((r) => [r.url, { read: r.read, write: r.write }]))),
   );
 
+  const reactions = createReactions(request);
+
   return {
     ...network.api,
     ...account.api,
     ...social.api,
+    ...reactions,
+    ...createDiscover({ request }),
     account: account.service,
 
     setSigner: network.setSigner,
@@ -262,8 +275,19 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     request,
 
     async getHomeFeeds(): Promise<FeedDefinition[]> {
-      const reply = await request('get_home_feeds');
-      return parseFeedList(reply) ?? FALLBACK_HOME_FEEDS.map((f) => ({ ...f }));
+      const who = viewer();
+      const fresh = request('get_home_feeds').then((reply) => {
+        const list = parseFeedList(reply);
+        if (list && feedCache) void feedCache.saveHomeFeeds(who, list);
+        return list;
+      });
+      // A worker just started has no socket yet: the list kept from the last visit lets the cached feed
+      // paint now; the answer still refreshes the kept list for next time. A live socket answers quickly.
+      if (feedCache && !socket.getSnapshot().context.connected) {
+        const kept = await feedCache.loadHomeFeeds(who);
+        if (kept) return kept;
+      }
+      return (await fresh) ?? FALLBACK_HOME_FEEDS.map((f) => ({ ...f }));
     },
 
     async openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void) {

@@ -23,6 +23,7 @@ export const K = {
   ZAP_INFO: 10000129,
   FOLLOWER_COUNTS: 10000133,
   RELAY_HINTS: 10000141,
+  WORD_COUNT: 10000144,
 } as const;
 
 /** Kinds that become a card of their own. */
@@ -98,6 +99,7 @@ class BundleIndex {
   readonly zaps = new Map<string, TopZap[]>();
   readonly followers = new Map<string, number>();
   readonly hints = new Map<string, string>();
+  readonly words = new Map<string, number>();
   range?: FeedRange;
 
   constructor(objects: CacheObject[]) {
@@ -184,6 +186,11 @@ class BundleIndex {
       case K.RELAY_HINTS: {
         const c = record(parseJson(o.content));
         if (c) for (const [id, url] of Object.entries(c)) if (typeof url === 'string') this.hints.set(id, url);
+        return;
+      }
+      case K.WORD_COUNT: {
+        const c = record(parseJson(o.content));
+        if (c && typeof c.event_id === 'string') this.words.set(c.event_id, num(c.words));
         return;
       }
       case K.RANGE: {
@@ -297,6 +304,10 @@ function buildNote(idx: BundleIndex, item: NostrEvent): FeedNote | undefined {
     referencedEvents,
     profiles,
   };
+  // The top zaps row shows each zapper's avatar and name.
+  const zappers: Record<string, Profile> = {};
+  for (const z of note.topZaps) if (idx.profiles[z.pubkey]) zappers[z.pubkey] = idx.profiles[z.pubkey];
+  if (Object.keys(zappers).length > 0) note.zapProfiles = zappers;
   const actions = idx.actions.get(event.id);
   if (actions) note.actions = actions;
   if (repost) {
@@ -314,6 +325,8 @@ function buildNote(idx: BundleIndex, item: NostrEvent): FeedNote | undefined {
   }
   const hint = idx.hints.get(event.id);
   if (hint) note.relayHint = hint;
+  const words = idx.words.get(event.id);
+  if (words !== undefined) note.words = words;
   return note;
 }
 

@@ -85,6 +85,12 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     openThread: worker.openThread,
     reloadThread: worker.reloadThread,
     closeThread: worker.closeThread,
+    loadReactions: worker.loadReactions,
+    reactionCounts: worker.reactionCounts,
+    explorePeople: worker.explorePeople,
+    exploreZaps: worker.exploreZaps,
+    exploreTopics: worker.exploreTopics,
+    searchUsers: worker.searchUsers,
   };
 }
 

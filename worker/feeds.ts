@@ -4,9 +4,10 @@
  */
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { feedMachine, feedStatusOf, type FeedMachineSnapshot, type FeedPage, type FetchPageInput } from '../machines/feed.ts';
-import type { CacheReply, FeedSnapshot, Profile } from './types.ts';
+import type { CacheReply, FeedNote, FeedSnapshot, Profile } from './types.ts';
 import { parseBundle } from './bundle.ts';
 import { SNAPSHOT_THROTTLE_MS } from './config.ts';
+import { CACHED_NOTES_PER_FEED, CachedFeedView, type FeedCache } from './feedCache.ts';
 
 export type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 
@@ -16,7 +17,18 @@ export async function fetchFeedPage(request: CacheRequest, input: FetchPageInput
   if (input.until !== undefined) payload.until = input.until;
   if (input.since !== undefined) payload.since = input.since;
   if (input.userPubkey) payload.user_pubkey = input.userPubkey;
-  const reply = await request('mega_feed_directive', payload);
+  // A command call ["explore", {timeframe, scope}] runs through advanced_feed (S §3.7), so a feed can
+  // be any ranked command with the same paging; its own arguments (user_pubkey too) win.
+  const call = input.spec.startsWith('[');
+  if (call) {
+    delete payload.spec;
+    try {
+      payload.specification = JSON.parse(input.spec) as unknown;
+    } catch {
+      return { notes: [] };
+    }
+  }
+  const reply = await request(call ? 'advanced_feed' : 'mega_feed_directive', payload);
   // A lost answer is worth a retry; a NOTICE is the server's answer (spec §8: an empty result).
   if (reply.notice === 'timeout') throw new Error('timeout');
   if (reply.notice !== undefined) return { notes: [] };
@@ -44,6 +56,13 @@ export class Throttle<T> {
     const wait = this.last + this.ms - Date.now();
     if (wait <= 0) this.fire();
     else this.timer = setTimeout(() => this.fire(), wait);
+  }
+
+  /** Sends this value now, whatever the window: a first paint must not wait behind an empty loading state. */
+  pushNow(value: T): void {
+    this.cancel();
+    this.latest = { value };
+    this.fire();
   }
 
   cancel(): void {
@@ -102,6 +121,11 @@ interface FeedInstance {
   actor: Actor<typeof feedMachine>;
   throttle: Throttle<FeedSnapshot>;
   release: () => void;
+  view: CachedFeedView;
+  /** Re-sends the current snapshot (after the cached page or the pill changed what the tab sees). */
+  emit: () => void;
+  /** Reads the cached page of the current spec. */
+  restore: () => void;
 }
 
 export interface FeedRegistryOptions {
@@ -109,6 +133,8 @@ export interface FeedRegistryOptions {
   /** The viewer: the logged-in user, else the guest account (spec §6). */
   userPubkey: () => string | undefined;
   throttleMs?: number;
+  /** Paints the last page seen before the network answers, and keeps each network first page. */
+  cache?: FeedCache;
 }
 
 export class FeedRegistry {
@@ -127,15 +153,37 @@ export class FeedRegistry {
     const actor = createActor(this.machine, { input: { spec, userPubkey: this.options.userPubkey() } });
     const throttle = new Throttle<FeedSnapshot>(this.options.throttleMs ?? SNAPSHOT_THROTTLE_MS, (s) => notify(cb, s));
     let previous: FeedSnapshot | undefined;
-    actor.subscribe((snap) => {
-      const next = toFeedSnapshot(snap);
+    const view = new CachedFeedView();
+    const cache = this.options.cache;
+    const viewer = actor.getSnapshot().context.userPubkey;
+    let saved: { spec: string; notes: FeedNote[] } | undefined;
+    const emit = (now = false) => {
+      const snap = actor.getSnapshot();
+      const { spec: currentSpec, loaded, notes } = snap.context;
+      // The top of the feed changed (first page, pill opened, pages up to the cached size): keep it.
+      if (cache && loaded && notes !== saved?.notes && (saved?.spec !== currentSpec || topChanged(saved.notes, notes))) {
+        saved = { spec: currentSpec, notes };
+        void cache.savePage(currentSpec, viewer, notes);
+      }
+      const next = view.apply(toFeedSnapshot(snap), loaded);
       // Poll timers re-enter states without changing anything; only real changes cost a clone.
       if (previous && sameSnapshot(previous, next)) return;
       previous = next;
-      throttle.push(next);
-    });
-    this.feeds.set(handle, { tabId, actor, throttle, release });
+      if (now) throttle.pushNow(next);
+      else throttle.push(next);
+    };
+    const restore = () => {
+      if (!cache) return;
+      const forSpec = actor.getSnapshot().context.spec;
+      void cache.loadPage(forSpec, viewer).then((notes) => {
+        if (!notes || !this.feeds.has(handle) || actor.getSnapshot().context.spec !== forSpec) return;
+        if (view.restore(notes)) emit(true);
+      });
+    };
+    actor.subscribe(() => emit());
+    this.feeds.set(handle, { tabId, actor, throttle, release, view, emit, restore });
     actor.start();
+    restore();
     return handle;
   }
 
@@ -144,11 +192,19 @@ export class FeedRegistry {
   }
 
   showPending(handle: number): void {
-    this.feeds.get(handle)?.actor.send({ type: 'SHOW_PENDING' });
+    const feed = this.feeds.get(handle);
+    if (!feed) return;
+    feed.view.showPending();
+    feed.actor.send({ type: 'SHOW_PENDING' });
+    feed.emit();
   }
 
   select(handle: number, spec: string): void {
-    this.feeds.get(handle)?.actor.send({ type: 'SELECT', spec });
+    const feed = this.feeds.get(handle);
+    if (!feed) return;
+    feed.view.reset();
+    feed.actor.send({ type: 'SELECT', spec });
+    feed.restore();
   }
 
   retry(handle: number): void {
@@ -182,6 +238,15 @@ function sameSnapshot(a: FeedSnapshot, b: FeedSnapshot): boolean {
     a.pendingAuthors.length === b.pendingAuthors.length &&
     a.pendingAuthors.every((p, i) => p.pubkey === b.pendingAuthors[i].pubkey) &&
     a.hasMore === b.hasMore &&
-    a.error === b.error
+    a.error === b.error &&
+    a.fromCache === b.fromCache
   );
+}
+
+/** Whether the part of the feed the cache keeps differs between two lists of the same feed. */
+function topChanged(before: FeedNote[], after: FeedNote[]): boolean {
+  const n = Math.min(after.length, CACHED_NOTES_PER_FEED);
+  if (n !== Math.min(before.length, CACHED_NOTES_PER_FEED)) return true;
+  for (let i = 0; i < n; i++) if (before[i].key !== after[i].key) return true;
+  return false;
 }

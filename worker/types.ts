@@ -87,7 +87,11 @@ export interface FeedNote {
   /** Events and profiles the content refers to (nostr: mentions, quotes). */
   referencedEvents: Record<string, NostrEvent>;
   profiles: Record<string, Profile>;
+  /** Profiles of the top zaps' senders. */
+  zapProfiles?: Record<string, Profile>;
   relayHint?: string;
+  /** Word count of a long-form article (10000144), when the server sent one. */
+  words?: number;
 }
 
 export type FeedStatus = 'idle' | 'loading' | 'ready' | 'loadingMore' | 'error';
@@ -102,6 +106,8 @@ export interface FeedSnapshot {
   pendingAuthors: Profile[];
   hasMore: boolean;
   error?: string;
+  /** The notes are the page cached from an earlier visit; the network's answer replaces them. */
+  fromCache?: boolean;
 }
 
 export interface FeedDefinition {
@@ -329,6 +335,48 @@ export interface StruccApi {
   openThread?(tabId: string, target: ThreadTarget, cb: (s: ThreadSnapshot) => void): Promise<number>;
   reloadThread?(handle: number, target?: ThreadTarget): Promise<void>;
   closeThread?(handle: number): Promise<void>;
+
+  /** One page (20) of the reactions modal's tab, from offset. */
+  loadReactions?(eventId: string, tab: ReactionTab, offset: number): Promise<ReactionPage>;
+  /** Counts the modal cannot take from the note's stats: likes among the reactions, quotes. */
+  reactionCounts?(eventId: string): Promise<ReactionCounts>;
+
+  /** explore_people: accounts the viewer does not follow, by their daily follower gain (offset paging). */
+  explorePeople?(page?: { limit?: number; offset?: number }, userPubkey?: string): Promise<ExplorePage<ExplorePerson>>;
+  /** explore_zaps: the day's biggest zaps with sender, receiver and the zapped note. */
+  exploreZaps?(page?: { limit?: number; offset?: number }, userPubkey?: string): Promise<ExplorePage<ExploreZap>>;
+  /** explore_topics: the day's hashtags with their counts, biggest first. */
+  exploreTopics?(): Promise<ExploreTopic[]>;
+  /** user_search {query, limit}: profiles by name, most followed first; an npub or nprofile finds that user. */
+  searchUsers?(query: string, limit?: number): Promise<Profile[]>;
+}
+
+export interface ExplorePage<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+export interface ExplorePerson {
+  profile: Profile;
+  /** Followers gained over the last day. */
+  increase: number;
+  followers: number;
+}
+
+export interface ExploreZap {
+  /** The zap receipt's id. */
+  id: string;
+  amount: number;
+  message: string;
+  created_at: number;
+  sender: Profile;
+  receiver: Profile;
+  note?: FeedNote;
+}
+
+export interface ExploreTopic {
+  tag: string;
+  count: number;
 }
 
 export type ThemeName = 'sunrise' | 'sunset' | 'midnight' | 'ice';
@@ -726,4 +774,36 @@ export interface ThreadSnapshot {
   note?: FeedNote;
   replies: FeedNote[];
   error?: string;
+}
+
+export type ReactionTab = 'reactions' | 'likes' | 'zaps' | 'reposts' | 'quotes';
+
+/** One row of the reactions modal: who reacted, with what (emoji, or sats and a message for a zap). */
+export interface ReactionEntry {
+  id: string;
+  pubkey: string;
+  profile: Profile;
+  created_at: number;
+  /** The reaction's content ('+', an emoji, :shortcode:) or the zap message. */
+  content: string;
+  emojiUrl?: string;
+  amount?: number;
+}
+
+export interface ReactionPage {
+  tab: ReactionTab;
+  items: ReactionEntry[];
+  /** The quoting notes (quotes tab). */
+  notes: FeedNote[];
+  nextOffset: number;
+  hasMore: boolean;
+  notice?: string;
+}
+
+export interface ReactionCounts {
+  reactions: number;
+  likes: number;
+  quotes: number;
+  /** False when the note has more reactions than were read to count them. */
+  complete: boolean;
 }

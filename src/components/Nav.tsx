@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import {
@@ -16,6 +16,9 @@ import {
 import { LogoMark } from './Logo';
 import { AccountChip } from './AccountChip';
 import { version } from '../../package.json';
+import { formatBadgeCount } from '../lib/format';
+import { useNotificationCount, useReleases } from './notifications/badges';
+import './notifications/nav.css';
 
 interface NavItem {
   href: string;
@@ -42,6 +45,100 @@ function isActive(location: string, href: string): boolean {
   return location === href || location.startsWith(`${href}/`);
 }
 
+/** The unread notification count and whether a new app release waits, shared by both navigations. */
+function useBadges(): { notifications: number; release: boolean } {
+  const count = useNotificationCount();
+  const releases = useReleases();
+  return { notifications: count?.count ?? 0, release: releases?.badge ?? false };
+}
+
+function Badge({ item, badges }: { item: NavItem['key']; badges: ReturnType<typeof useBadges> }) {
+  const { t } = useTranslation();
+  if (item === 'notifications' && badges.notifications > 0) {
+    return (
+      <span className="nav-badge" data-badge="notifications">
+        <span aria-hidden="true">{formatBadgeCount(badges.notifications)}</span>
+        <span className="visually-hidden">{t('nav.unread', { count: badges.notifications })}</span>
+      </span>
+    );
+  }
+  if (item === 'downloads' && badges.release) {
+    return (
+      <span className="nav-badge nav-badge-dot" data-badge="downloads">
+        <span className="visually-hidden">{t('nav.newRelease')}</span>
+      </span>
+    );
+  }
+  return null;
+}
+
+/** Shares the app's address: the system share sheet where there is one, else the clipboard and a toast. */
+function ShareButton() {
+  const { t } = useTranslation();
+  const [toast, setToast] = useState<string | null>(null);
+  useEffect(() => {
+    if (!toast) return;
+    // Spec §9: success toasts stay 2 seconds.
+    const timer = window.setTimeout(() => setToast(null), 2000);
+    return () => window.clearTimeout(timer);
+  }, [toast]);
+  const share = async () => {
+    const url = `${location.origin}/home`;
+    if (typeof navigator.share === 'function') {
+      try {
+        await navigator.share({ title: t('app.name'), text: t('nav.shareText'), url });
+        return;
+      } catch (err) {
+        if (err instanceof DOMException && err.name === 'AbortError') return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      setToast(t('nav.shareCopied'));
+    } catch {
+      setToast(t('nav.shareFailed', { url }));
+    }
+  };
+  return (
+    <>
+      <button type="button" className="nav-extra-link" onClick={() => void share()}>
+        {t('nav.share')}
+      </button>
+      <div className="toast-region" role="status" aria-live="polite">
+        {toast && <p className="toast">{toast}</p>}
+      </div>
+    </>
+  );
+}
+
+/** Spec §2 sidebar links: source code, donation, the information documents and sharing. */
+function ExtraLinks() {
+  const { t } = useTranslation();
+  const links: { href: string; key: string }[] = [
+    { href: '/help#forraskod', key: 'sourceCode' },
+    { href: '/support#tamogatas', key: 'donate' },
+    { href: '/terms', key: 'terms' },
+    { href: '/privacy', key: 'privacy' },
+    { href: '/csae-policy', key: 'csae' },
+  ];
+  return (
+    <nav className="nav-extra" aria-label={t('nav.extraLabel')}>
+      <ul>
+        {links.map(({ href, key }) => (
+          <li key={key}>
+            <Link href={href} className="nav-extra-link">
+              {t(`nav.${key}`)}
+            </Link>
+          </li>
+        ))}
+        <li>
+          <ShareButton />
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
 function Brand() {
   const { t } = useTranslation();
   return (
@@ -57,6 +154,7 @@ function Brand() {
 export function SideNav() {
   const { t } = useTranslation();
   const [location] = useLocation();
+  const badges = useBadges();
   return (
     <header className="side-nav">
       <Brand />
@@ -67,7 +165,10 @@ export function SideNav() {
             return (
               <li key={key}>
                 <Link href={href} className="nav-link" aria-current={active ? 'page' : undefined} title={t(`nav.${key}`)}>
-                  <Icon size={24} />
+                  <span className="nav-icon">
+                    <Icon size={24} />
+                    <Badge item={key} badges={badges} />
+                  </span>
                   <span className="nav-text">{t(`nav.${key}`)}</span>
                 </Link>
               </li>
@@ -76,6 +177,7 @@ export function SideNav() {
         </ul>
       </nav>
       <AccountChip />
+      <ExtraLinks />
       <p className="app-version">{t('app.version', { version: version })}</p>
     </header>
   );
@@ -103,13 +205,17 @@ export function PhoneTopBar() {
 export function BottomNav() {
   const { t } = useTranslation();
   const [location] = useLocation();
+  const badges = useBadges();
   return (
     <nav className="bottom-nav" aria-label={t('nav.phoneLabel')}>
       <ul>
         {NAV_ITEMS.filter((item) => item.phone).map(({ href, key, Icon }) => (
           <li key={key}>
             <Link href={href} className="bottom-link" aria-current={isActive(location, href) ? 'page' : undefined}>
-              <Icon size={24} />
+              <span className="nav-icon">
+                <Icon size={24} />
+                <Badge item={key} badges={badges} />
+              </span>
               <span className="bottom-text">{t(`nav.${key}`)}</span>
             </Link>
           </li>

@@ -1,8 +1,8 @@
-import { memo } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { neventEncode, npubEncode } from 'nostr-tools/nip19';
-import type { FeedNote, Profile } from '../../worker/types';
+import { naddrEncode, neventEncode, npubEncode } from 'nostr-tools/nip19';
+import type { FeedNote, Profile, ReactionTab } from '../../worker/types';
 import { displayName, shortNpub } from '../../worker/profile';
 import { formatFullDate, formatRelativeTime } from '../lib/format';
 import { useNow } from '../lib/hooks';
@@ -11,6 +11,10 @@ import { Avatar } from './Avatar';
 import { RepostIcon, VerifiedIcon } from './Icons';
 import { NoteContent } from './NoteContent';
 import { NoteStats } from './NoteStats';
+import { TopZaps } from './TopZaps';
+
+// The modal and its lists load on the first click, not with every feed.
+const ReactionsModal = lazy(() => import('./ReactionsModal'));
 
 function npubOf(profile: Profile): string {
   if (profile.npub) return profile.npub;
@@ -21,12 +25,23 @@ function npubOf(profile: Profile): string {
   }
 }
 
+/** Where the reply context points: the parent note (or article), named by its author. */
+function parentHref(id: string, pubkey?: string): string {
+  try {
+    const [kind, author, identifier] = id.split(':');
+    if (author !== undefined && identifier !== undefined) return `/a/${naddrEncode({ kind: Number(kind), pubkey: author, identifier })}`;
+    return `/e/${neventEncode({ id, author: pubkey })}`;
+  } catch {
+    return `/e/${id}`;
+  }
+}
+
 function replyName(replyTo: NonNullable<FeedNote['replyTo']>): { name: string; href: string } | null {
-  if (replyTo.author) return { name: displayName(replyTo.author), href: `/p/${npubOf(replyTo.author)}` };
+  const href = parentHref(replyTo.id, replyTo.pubkey);
+  if (replyTo.author) return { name: displayName(replyTo.author), href };
   if (!replyTo.pubkey) return null;
   try {
-    const npub = npubEncode(replyTo.pubkey);
-    return { name: shortNpub(npub), href: `/p/${npub}` };
+    return { name: shortNpub(npubEncode(replyTo.pubkey)), href };
   } catch {
     return null;
   }
@@ -56,6 +71,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
   const reply = note.replyTo ? replyName(note.replyTo) : null;
   const locale = i18n.resolvedLanguage ?? 'hu';
   const headingId = `note-${note.key}`;
+  const [reactionsTab, setReactionsTab] = useState<ReactionTab | null>(null);
 
   return (
     <article className="note" data-note-id={event.id} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
@@ -95,10 +111,16 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
               {t('note.replyingTo')} <Link href={reply.href}>@{reply.name}</Link>
             </p>
           )}
-          <NoteContent content={event.content} profiles={note.profiles} />
-          <NoteStats stats={note.stats} actions={note.actions} />
+          <NoteContent content={event.content} profiles={note.profiles} tags={event.tags} referencedEvents={note.referencedEvents} />
+          <TopZaps zaps={note.topZaps} profiles={note.zapProfiles ?? note.profiles} onOpen={() => setReactionsTab('zaps')} />
+          <NoteStats stats={note.stats} actions={note.actions} onOpen={setReactionsTab} />
         </div>
       </div>
+      {reactionsTab && (
+        <Suspense fallback={null}>
+          <ReactionsModal note={note} initialTab={reactionsTab} onClose={() => setReactionsTab(null)} />
+        </Suspense>
+      )}
     </article>
   );
 });

@@ -1,23 +1,35 @@
-import { Fragment, useMemo, type ReactNode } from 'react';
+import { Fragment, lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { Link } from 'wouter';
+import { useTranslation } from 'react-i18next';
 import { npubEncode } from 'nostr-tools/nip19';
-import type { Profile } from '../../worker/types';
+import type { NostrEvent, Profile } from '../../worker/types';
 import { displayName, shortNpub } from '../../worker/profile';
-import { parseContent, type ContentPart } from '../lib/content';
+import { emojiMap, parseContent, type ContentPart } from '../lib/content';
+import { mediaUrl } from '../lib/media';
+import { NOTE_NS } from '../lib/noteI18n';
 import { NoteImage } from './NoteImage';
+import { CashuCard } from './embeds/CashuCard';
+import { EmbeddedArticle, EmbeddedNote } from './embeds/EmbeddedNote';
+import { EmbedPlayer } from './embeds/EmbedPlayer';
+import { LinkPreview, PlainLink } from './embeds/LinkPreview';
+import { NoteVideo } from './embeds/NoteVideo';
+import '../styles/note.css';
 
-const LINK_TEXT_MAX = 42;
+// The bolt11 decoder is only needed by the rare note that carries an invoice.
+const InvoiceCard = lazy(() => import('./embeds/InvoiceCard'));
 
-function linkText(url: string): string {
-  const bare = url.replace(/^https?:\/\//, '').replace(/\/$/, '');
-  return bare.length > LINK_TEXT_MAX ? `${bare.slice(0, LINK_TEXT_MAX - 1)}…` : bare;
-}
+/** Quotes inside quotes stop here and become links, so a quote loop cannot recurse forever. */
+const MAX_DEPTH = 2;
+/** Link cards per note: a list of links stays a list instead of a wall of cards. */
+const MAX_PREVIEWS = 2;
+
+const BLOCKS = new Set<ContentPart['type']>(['image', 'video', 'embed', 'event', 'address', 'invoice', 'cashu']);
 
 function shortBech32(value: string): string {
   return value.length > 24 ? `${value.slice(0, 12)}…${value.slice(-6)}` : value;
 }
 
-// Images sit on their own lines, so the blank lines written around them would only add gaps.
+// Blocks sit on their own lines, so the blank lines written around them would only add gaps.
 function tidy(parts: ContentPart[]): ContentPart[] {
   return parts
     .map((part, i) => {
@@ -25,8 +37,8 @@ function tidy(parts: ContentPart[]): ContentPart[] {
       let text = part.text;
       if (i === 0) text = text.replace(/^\s+/, '');
       if (i === parts.length - 1) text = text.replace(/\s+$/, '');
-      if (parts[i - 1]?.type === 'image') text = text.replace(/^\s*\n/, '');
-      if (parts[i + 1]?.type === 'image') text = text.replace(/\n\s*$/, '');
+      if (parts[i - 1] && BLOCKS.has(parts[i - 1].type)) text = text.replace(/^[ \t]*\n(?:[ \t]*\n)?/, '');
+      if (parts[i + 1] && BLOCKS.has(parts[i + 1].type)) text = text.replace(/\n(?:[ \t]*\n)?[ \t]*$/, '');
       return { type: 'text' as const, text };
     })
     .filter((part) => part.type !== 'text' || part.text.length > 0);
@@ -42,18 +54,27 @@ function mentionName(pubkey: string, profiles: Record<string, Profile>): string 
   }
 }
 
-function renderPart(part: ContentPart, profiles: Record<string, Profile>): ReactNode {
+interface RenderContext {
+  profiles: Record<string, Profile>;
+  referencedEvents: Record<string, NostrEvent>;
+  depth: number;
+  emojiLabel: (name: string) => string;
+  missingNote: string;
+  missingArticle: string;
+}
+
+function renderPart(part: ContentPart, ctx: RenderContext, preview: boolean): ReactNode {
   switch (part.type) {
     case 'text':
       return part.text;
     case 'link':
-      return (
-        <a className="note-link" href={part.url} target="_blank" rel="noopener noreferrer">
-          {linkText(part.url)}
-        </a>
-      );
+      return preview ? <LinkPreview url={part.url} /> : <PlainLink url={part.url} />;
     case 'image':
       return <NoteImage url={part.url} />;
+    case 'video':
+      return <NoteVideo url={part.url} />;
+    case 'embed':
+      return <EmbedPlayer url={part.url} embed={part.embed} />;
     case 'hashtag':
       return (
         <Link className="note-hashtag" href={`/search/${encodeURIComponent(`#${part.tag}`)}`}>
@@ -63,25 +84,85 @@ function renderPart(part: ContentPart, profiles: Record<string, Profile>): React
     case 'mention':
       return (
         <Link className="note-mention" href={`/p/${part.bech32}`}>
-          @{mentionName(part.pubkey, profiles)}
+          @{mentionName(part.pubkey, ctx.profiles)}
         </Link>
       );
-    case 'event':
+    case 'event': {
+      const event = ctx.referencedEvents[part.id];
+      if (event && ctx.depth < MAX_DEPTH) {
+        return <EmbeddedNote event={event} bech32={part.bech32} profiles={ctx.profiles} referencedEvents={ctx.referencedEvents} depth={ctx.depth} />;
+      }
       return (
-        <Link className="note-link" href={`/e/${part.bech32}`}>
+        <Link className="note-link note-ref-link" href={`/e/${part.bech32}`} title={ctx.missingNote}>
           {shortBech32(part.bech32)}
         </Link>
+      );
+    }
+    case 'address': {
+      const event = ctx.referencedEvents[part.coordinate];
+      if (event && ctx.depth < MAX_DEPTH) return <EmbeddedArticle event={event} bech32={part.bech32} profiles={ctx.profiles} />;
+      return (
+        <Link className="note-link note-ref-link" href={`/a/${part.bech32}`} title={ctx.missingArticle}>
+          {shortBech32(part.bech32)}
+        </Link>
+      );
+    }
+    case 'invoice':
+      return (
+        <Suspense fallback={<span className="note-card note-card-loading" aria-hidden="true" />}>
+          <InvoiceCard invoice={part.invoice} />
+        </Suspense>
+      );
+    case 'cashu':
+      return <CashuCard token={part.token} />;
+    case 'emoji':
+      return (
+        <img
+          className="note-emoji"
+          src={mediaUrl(part.url, 's')}
+          alt={`:${part.name}:`}
+          title={ctx.emojiLabel(part.name)}
+          width={22}
+          height={22}
+          loading="lazy"
+          decoding="async"
+        />
       );
   }
 }
 
-export function NoteContent({ content, profiles }: { content: string; profiles: Record<string, Profile> }) {
-  const parts = useMemo(() => tidy(parseContent(content)), [content]);
+export interface NoteContentProps {
+  content: string;
+  profiles: Record<string, Profile>;
+  /** The event's tags: its NIP-30 emoji. */
+  tags?: string[][];
+  /** Quoted notes and articles the card can embed (FeedNote.referencedEvents). */
+  referencedEvents?: Record<string, NostrEvent>;
+  /** How deep inside quotes this text sits; 0 for a card's own text. */
+  depth?: number;
+}
+
+const NO_EVENTS: Record<string, NostrEvent> = {};
+
+export function NoteContent({ content, profiles, tags, referencedEvents = NO_EVENTS, depth = 0 }: NoteContentProps) {
+  const { t } = useTranslation(NOTE_NS);
+  const parts = useMemo(() => tidy(parseContent(content, emojiMap(tags))), [content, tags]);
+  const ctx: RenderContext = {
+    profiles,
+    referencedEvents,
+    depth,
+    emojiLabel: (name) => t('emoji', { name }),
+    missingNote: t('embed.missingNote'),
+    missingArticle: t('embed.missingArticle'),
+  };
+  let previews = depth === 0 ? MAX_PREVIEWS : 0;
   return (
     <div className="note-content">
-      {parts.map((part, i) => (
-        <Fragment key={i}>{renderPart(part, profiles)}</Fragment>
-      ))}
+      {parts.map((part, i) => {
+        const preview = part.type === 'link' && previews > 0;
+        if (preview) previews--;
+        return <Fragment key={i}>{renderPart(part, ctx, preview)}</Fragment>;
+      })}
     </div>
   );
 }

@@ -1,22 +1,29 @@
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { NoteActions, NoteStats as Stats } from '../../worker/types';
+import type { NoteActions, NoteStats as Stats, ReactionTab } from '../../worker/types';
 import { formatCount } from '../lib/format';
+import { NOTE_NS } from '../lib/noteI18n';
 import { LikeIcon, ReplyIcon, RepostIcon, ZapIcon } from './Icons';
 
+type StatKind = 'replies' | 'likes' | 'reposts' | 'zaps';
+
 interface StatItem {
-  kind: 'replies' | 'likes' | 'reposts' | 'zaps';
+  kind: StatKind;
   value: number;
   active: boolean;
   Icon: ComponentType<{ size?: number }>;
 }
 
+/** The modal tab each count opens; replies live in the thread, not in the modal. */
+const TAB_OF: Partial<Record<StatKind, ReactionTab>> = { likes: 'reactions', reposts: 'reposts', zaps: 'zaps' };
+
 /**
- * Read-only counts: a guest cannot act yet, so these are a labelled list rather than
- * buttons that would do nothing. The viewer's own actions are marked in text as well as colour.
+ * The counts row. Likes, reposts and zaps open the reactions modal on their tab; the viewer's
+ * own actions are marked in text as well as colour. Without `onOpen` the row is a read-only list.
  */
-export function NoteStats({ stats, actions }: { stats: Stats; actions?: NoteActions }) {
+export function NoteStats({ stats, actions, onOpen }: { stats: Stats; actions?: NoteActions; onOpen?: (tab: ReactionTab) => void }) {
   const { t, i18n } = useTranslation();
+  const { t: tn } = useTranslation(NOTE_NS);
   const items: StatItem[] = [
     { kind: 'replies', value: stats.replies, active: !!actions?.replied, Icon: ReplyIcon },
     { kind: 'likes', value: stats.likes, active: !!actions?.liked, Icon: LikeIcon },
@@ -31,14 +38,26 @@ export function NoteStats({ stats, actions }: { stats: Stats; actions?: NoteActi
           kind === 'zaps'
             ? t('note.stats.zaps', { count: stats.zaps, sats: formatted, formatted: formatCount(stats.zaps) })
             : t(`note.stats.${kind}`, { count: value, formatted });
-        return (
-          <li key={kind} className={`note-stat note-stat-${kind}${active ? ' is-active' : ''}`} title={label}>
+        const fullLabel = `${label}${active ? ` ${t(`note.stats.own.${kind}`)}` : ''}`;
+        const tab = TAB_OF[kind];
+        const inner = (
+          <>
             <Icon size={18} />
             <span aria-hidden="true">{value > 0 ? formatted : ''}</span>
-            <span className="visually-hidden">
-              {label}
-              {active ? ` ${t(`note.stats.own.${kind}`)}` : ''}
-            </span>
+          </>
+        );
+        return (
+          <li key={kind} className={`note-stat note-stat-${kind}${active ? ' is-active' : ''}`} title={label} data-count={value}>
+            {onOpen && tab ? (
+              <button type="button" className="note-stat-button" aria-label={tn('stats.open', { label: fullLabel })} aria-haspopup="dialog" onClick={() => onOpen(tab)}>
+                {inner}
+              </button>
+            ) : (
+              <>
+                {inner}
+                <span className="visually-hidden">{fullLabel}</span>
+              </>
+            )}
           </li>
         );
       })}

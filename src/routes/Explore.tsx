@@ -1,11 +1,173 @@
-import InfoPage from './InfoPage';
+import { useRef, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useParams, useSearch } from 'wouter';
+import hu from '../../locales/hu/explore.json';
+import en from '../../locales/en/explore.json';
+import { registerNamespace } from '../i18n';
+import { usePageTitle } from '../lib/hooks';
+import { useFeed } from '../lib/useFeed';
+import { FeedList } from '../components/FeedList';
+import { FeedSkeleton } from '../components/NoteSkeleton';
+import { StatusMessage } from '../components/StatusMessage';
+import { loadCatalogue, megaFeedSpec } from '../components/explore/catalogue';
+import { ExploreFeeds, SCOPES, TIMEFRAMES, type Scope, type Timeframe } from '../components/explore/ExploreFeeds';
+import { ExploreMedia, ExplorePeople, ExploreTopics, ExploreZaps } from '../components/explore/ExploreLists';
+import { LegendStatsPanel, NetStatsPanel } from '../components/explore/StatsPanels';
+import { useLoad, useViewerPubkey } from '../components/explore/useExplore';
+import '../styles/explore.css';
 
-/** /explore. */
-export default function ExploreRoute() {
-  return <InfoPage page="explore" />;
+registerNamespace('explore', { hu, en });
+
+const TABS = ['feeds', 'people', 'zaps', 'media', 'topics'] as const;
+type Tab = (typeof TABS)[number];
+
+function pick<T extends string>(values: readonly T[], value: string | null, fallback: T): T {
+  return (values as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
 }
 
-/** /explore/feed/{id}. */
+/** /explore: tab, timeframe and scope live in the query string, so a link or a reload keeps them. */
+export default function ExploreRoute() {
+  const { t } = useTranslation('explore');
+  usePageTitle(t('title'));
+  const [, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const tab = pick(TABS, params.get('tab'), 'feeds');
+  const timeframe = pick(TIMEFRAMES, params.get('timeframe'), 'latest');
+  const scope = pick(SCOPES, params.get('scope'), 'global');
+  const viewer = useViewerPubkey();
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ feeds: null, people: null, zaps: null, media: null, topics: null });
+
+  const go = (next: { tab?: Tab; timeframe?: Timeframe; scope?: Scope }) => {
+    const q = new URLSearchParams();
+    const nt = next.tab ?? tab;
+    const ntf = next.timeframe ?? timeframe;
+    const ns = next.scope ?? scope;
+    if (nt !== 'feeds') q.set('tab', nt);
+    if (ntf !== 'latest') q.set('timeframe', ntf);
+    if (ns !== 'global') q.set('scope', ns);
+    const qs = q.toString();
+    navigate(qs ? `/explore?${qs}` : '/explore', { replace: true });
+  };
+
+  // Roving focus (WAI-ARIA tabs): arrows, Home and End move between tabs and select them.
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const i = TABS.indexOf(tab);
+    let next: number | undefined;
+    if (event.key === 'ArrowRight') next = (i + 1) % TABS.length;
+    else if (event.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = TABS.length - 1;
+    if (next === undefined) return;
+    event.preventDefault();
+    go({ tab: TABS[next] });
+    tabRefs.current[TABS[next]]?.focus();
+  };
+
+  return (
+    <div className="page page-explore">
+      <header className="page-header">
+        <h1 className="page-title">{t('title')}</h1>
+        <div className="explore-tabs" role="tablist" aria-label={t('tabsLabel')}>
+          {TABS.map((id) => (
+            <button
+              key={id}
+              ref={(el) => {
+                tabRefs.current[id] = el;
+              }}
+              id={`explore-tab-${id}`}
+              type="button"
+              role="tab"
+              aria-selected={tab === id}
+              aria-controls={`explore-panel-${id}`}
+              tabIndex={tab === id ? 0 : -1}
+              className="explore-tab"
+              onClick={() => go({ tab: id })}
+              onKeyDown={onTabKey}
+            >
+              {t(`tabs.${id}`)}
+            </button>
+          ))}
+        </div>
+      </header>
+      <div className="explore-panels">
+        <NetStatsPanel />
+        <LegendStatsPanel viewer={viewer} />
+      </div>
+      <div id={`explore-panel-${tab}`} role="tabpanel" aria-labelledby={`explore-tab-${tab}`} className="explore-tabpanel">
+        {tab === 'feeds' && <ExploreFeeds viewer={viewer} timeframe={timeframe} scope={scope} onChange={go} />}
+        {tab === 'people' && <ExplorePeople viewer={viewer} />}
+        {tab === 'zaps' && <ExploreZaps viewer={viewer} />}
+        {tab === 'media' && <ExploreMedia />}
+        {tab === 'topics' && <ExploreTopics />}
+      </div>
+    </div>
+  );
+}
+
+/** /explore/feed/{id}: one feed of the catalogue, by its id. */
 export function ExploreFeedRoute() {
-  return <InfoPage page="exploreFeed" />;
+  const { t } = useTranslation('explore');
+  const raw = useParams<{ id?: string }>().id ?? '';
+  let id = raw;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    // Kept as typed.
+  }
+  const viewer = useViewerPubkey();
+  const catalogue = useLoad(`catalogue:${viewer ?? ''}`, (api) => loadCatalogue(api, viewer));
+  const listed = catalogue.state.status === 'ready' ? catalogue.state.value.find((f) => f.id === id) : undefined;
+  const megaSpec = megaFeedSpec(id);
+  const feed = listed ?? (catalogue.state.status === 'ready' && megaSpec ? { name: t(`megaFeeds.${id}`), description: '', spec: megaSpec } : undefined);
+  const { snapshot, loadMore, retry } = useFeed(feed?.spec);
+  const title = feed?.name ?? t('feedPage.title');
+  usePageTitle(title);
+
+  let body;
+  if (catalogue.state.status === 'error') {
+    body = (
+      <StatusMessage
+        tone="error"
+        title={t('feedPage.catalogueError')}
+        action={
+          <button type="button" className="button" onClick={catalogue.retry}>
+            {t('retry')}
+          </button>
+        }
+      />
+    );
+  } else if (catalogue.state.status === 'ready' && !feed) {
+    body = <StatusMessage title={t('feedPage.notFound')}>{t('feedPage.notFoundHint')}</StatusMessage>;
+  } else if (snapshot?.status === 'error' && snapshot.notes.length === 0) {
+    body = (
+      <StatusMessage
+        tone="error"
+        title={t('feeds.error')}
+        action={
+          <button type="button" className="button" onClick={retry}>
+            {t('retry')}
+          </button>
+        }
+      />
+    );
+  } else if (snapshot && snapshot.notes.length > 0) {
+    body = <FeedList notes={snapshot.notes} status={snapshot.status} hasMore={snapshot.hasMore} onLoadMore={loadMore} />;
+  } else if (snapshot?.status === 'ready') {
+    body = <StatusMessage title={t('feeds.empty')}>{t('feeds.emptyHint')}</StatusMessage>;
+  } else {
+    body = <FeedSkeleton label={t('feeds.loading')} />;
+  }
+
+  return (
+    <div className="page page-explore-feed">
+      <header className="page-header">
+        <Link href="/explore" className="back-link">
+          {t('feedPage.back')}
+        </Link>
+        <h1 className="page-title">{title}</h1>
+        {feed?.description && <p className="page-subtitle">{feed.description}</p>}
+      </header>
+      {body}
+    </div>
+  );
 }

@@ -1,0 +1,258 @@
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { Link } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import type { FeedNote, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from '../../worker/types';
+import { displayName, toNpub } from '../../worker/profile';
+import { formatCount, formatRelativeTime } from '../lib/format';
+import { useNow } from '../lib/hooks';
+import { mediaUrl } from '../lib/media';
+import { NOTE_NS } from '../lib/noteI18n';
+import { connect, type Api } from '../worker-client';
+import { Avatar } from './Avatar';
+import { LikeIcon, RepostIcon, ZapIcon } from './Icons';
+import { NoteCard } from './NoteCard';
+import '../styles/note-reactions.css';
+
+/** The optional reactions methods of StruccApi, as Comlink exposes them (they always exist in this worker). */
+interface ReactionsRemote {
+  loadReactions(eventId: string, tab: ReactionTab, offset: number): Promise<ReactionPage>;
+  reactionCounts(eventId: string): Promise<ReactionCounts>;
+}
+const remote = (api: Api): ReactionsRemote => api as unknown as ReactionsRemote;
+
+const TABS: ReactionTab[] = ['reactions', 'likes', 'zaps', 'reposts', 'quotes'];
+
+interface TabState {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  items: ReactionEntry[];
+  notes: FeedNote[];
+  offset: number;
+  hasMore: boolean;
+}
+
+const EMPTY: TabState = { status: 'idle', items: [], notes: [], offset: 0, hasMore: true };
+
+/** Counts the stats already know, refined by the worker's count of likes and quotes. */
+function tabCounts(note: FeedNote, extra: ReactionCounts | null): Partial<Record<ReactionTab, number>> {
+  const quotes = extra?.quotes;
+  return {
+    reactions: extra?.complete ? extra.reactions : note.stats.likes,
+    likes: extra?.likes,
+    zaps: note.stats.zaps,
+    // The server counts a quote as a repost as well.
+    reposts: quotes === undefined ? undefined : Math.max(0, note.stats.reposts - quotes),
+    quotes,
+  };
+}
+
+function ReactionGlyph({ entry }: { entry: ReactionEntry }) {
+  const { t } = useTranslation(NOTE_NS);
+  if (entry.emojiUrl) return <img className="reaction-emoji-image" src={mediaUrl(entry.emojiUrl, 's')} alt={entry.content} width={22} height={22} />;
+  if (entry.content === '+' || entry.content === '') {
+    return (
+      <span className="reaction-like" title={t('reactions.like')}>
+        <LikeIcon size={18} />
+        <span className="visually-hidden">{t('reactions.like')}</span>
+      </span>
+    );
+  }
+  // A reaction is one emoji; anything longer is cut so a hostile reaction cannot fill the row.
+  return <span className="reaction-emoji">{Array.from(entry.content).slice(0, 4).join('')}</span>;
+}
+
+function EntryRow({ entry, tab }: { entry: ReactionEntry; tab: ReactionTab }) {
+  const { t, i18n } = useTranslation(NOTE_NS);
+  const now = useNow();
+  const name = displayName(entry.profile);
+  const locale = i18n.resolvedLanguage ?? 'hu';
+  return (
+    <li className="reaction-row" data-pubkey={entry.pubkey}>
+      <Avatar profile={entry.profile} name={name} size={36} />
+      <span className="reaction-who">
+        <Link className="reaction-name" href={`/p/${entry.profile.npub || toNpub(entry.pubkey)}`}>
+          {name}
+        </Link>
+        {tab === 'zaps' && entry.content && <span className="reaction-message">{entry.content}</span>}
+        {tab !== 'zaps' && entry.created_at > 0 && <span className="reaction-time">{formatRelativeTime(entry.created_at, now, locale)}</span>}
+      </span>
+      <span className="reaction-what">
+        {tab === 'zaps' ? (
+          <span className="reaction-zap">
+            <ZapIcon size={16} />
+            {t('reactions.sats', { amount: formatCount(entry.amount ?? 0, { locale }) })}
+          </span>
+        ) : tab === 'reposts' ? (
+          <RepostIcon size={18} />
+        ) : (
+          <ReactionGlyph entry={entry} />
+        )}
+      </span>
+    </li>
+  );
+}
+
+/** Who reacted, liked, zapped, reposted and quoted one note; a modal dialog with a paged list per tab. */
+export default function ReactionsModal({ note, initialTab, onClose }: { note: FeedNote; initialTab: ReactionTab; onClose: () => void }) {
+  const { t } = useTranslation(NOTE_NS);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const tabRefs = useRef<Partial<Record<ReactionTab, HTMLButtonElement | null>>>({});
+  const ids = useId();
+  const [tab, setTab] = useState<ReactionTab>(initialTab);
+  const [tabs, setTabs] = useState<Partial<Record<ReactionTab, TabState>>>({});
+  const [extra, setExtra] = useState<ReactionCounts | null>(null);
+  const eventId = note.event.id;
+  const counts = tabCounts(note, extra);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    // showModal makes the page behind inert, keeps Tab inside and turns Escape into 'cancel'.
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => opener?.focus();
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    void connect()
+      .then((api) => remote(api).reactionCounts(eventId))
+      .then((c) => {
+        if (live) setExtra(c);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [eventId]);
+
+  const load = useCallback(
+    (which: ReactionTab, offset: number) => {
+      setTabs((prev) => ({ ...prev, [which]: { ...(prev[which] ?? EMPTY), status: 'loading' } }));
+      connect()
+        .then((api) => remote(api).loadReactions(eventId, which, offset))
+        .then((page) => {
+          setTabs((prev) => {
+            const before = offset === 0 ? EMPTY : (prev[which] ?? EMPTY);
+            return {
+              ...prev,
+              [which]: {
+                status: 'ready',
+                items: [...before.items, ...page.items],
+                notes: [...before.notes, ...page.notes],
+                offset: page.nextOffset,
+                hasMore: page.hasMore,
+              },
+            };
+          });
+        })
+        .catch(() => setTabs((prev) => ({ ...prev, [which]: { ...(prev[which] ?? EMPTY), status: 'error' } })));
+    },
+    [eventId],
+  );
+
+  const current = tabs[tab] ?? EMPTY;
+  useEffect(() => {
+    if (!tabs[tab]) load(tab, 0);
+  }, [tab, tabs, load]);
+
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    const i = TABS.indexOf(tab);
+    let next: ReactionTab | undefined;
+    if (e.key === 'ArrowRight') next = TABS[(i + 1) % TABS.length];
+    else if (e.key === 'ArrowLeft') next = TABS[(i + TABS.length - 1) % TABS.length];
+    else if (e.key === 'Home') next = TABS[0];
+    else if (e.key === 'End') next = TABS[TABS.length - 1];
+    if (!next) return;
+    e.preventDefault();
+    setTab(next);
+    tabRefs.current[next]?.focus();
+  };
+
+  const empty = current.status === 'ready' && !current.hasMore && current.items.length === 0 && current.notes.length === 0;
+  return createPortal(
+    <dialog
+      ref={dialogRef}
+      className="reactions-modal"
+      aria-labelledby={`${ids}-title`}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (e.target === dialogRef.current) onClose();
+      }}
+    >
+      <div className="reactions-panel">
+        <header className="reactions-header">
+          <h2 id={`${ids}-title`}>{t('reactions.title')}</h2>
+          <button type="button" className="reactions-close" onClick={onClose} aria-label={t('reactions.close')}>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </header>
+        <div className="reactions-tabs" role="tablist" aria-label={t('reactions.title')}>
+          {TABS.map((name) => (
+            <button
+              key={name}
+              ref={(el) => {
+                tabRefs.current[name] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`${ids}-tab-${name}`}
+              aria-selected={tab === name}
+              aria-controls={`${ids}-panel`}
+              tabIndex={tab === name ? 0 : -1}
+              className="reactions-tab"
+              data-tab={name}
+              onClick={() => setTab(name)}
+              onKeyDown={onTabKey}
+            >
+              {t(`reactions.tabs.${name}`)}
+              {counts[name] !== undefined && <span className="reactions-count">{formatCount(counts[name] ?? 0)}</span>}
+            </button>
+          ))}
+        </div>
+        <div className="reactions-body" role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`} aria-busy={current.status === 'loading'}>
+          {tab === 'quotes' ? (
+            <div className="reactions-quotes">
+              {current.notes.map((n) => (
+                <NoteCard key={n.key} note={n} />
+              ))}
+            </div>
+          ) : (
+            current.items.length > 0 && (
+              <ul className="reactions-list" aria-label={t('reactions.listLabel', { tab: t(`reactions.tabs.${tab}`) })}>
+                {current.items.map((entry) => (
+                  <EntryRow key={entry.id} entry={entry} tab={tab} />
+                ))}
+              </ul>
+            )
+          )}
+          {empty && <p className="reactions-state">{t(`reactions.empty.${tab}`)}</p>}
+          {current.status === 'loading' && (
+            <p className="reactions-state" role="status">
+              {t('reactions.loading')}
+            </p>
+          )}
+          {current.status === 'error' && (
+            <div className="reactions-state" role="alert">
+              <p>{t('reactions.error')}</p>
+              <button type="button" className="reactions-more" onClick={() => load(tab, current.offset)}>
+                {t('reactions.retry')}
+              </button>
+            </div>
+          )}
+          {current.status === 'ready' && current.hasMore && (
+            <button type="button" className="reactions-more" onClick={() => load(tab, current.offset)}>
+              {t('reactions.more')}
+            </button>
+          )}
+        </div>
+      </div>
+    </dialog>,
+    document.body,
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The profile's QR codes: the public key (npub) and, when the profile has one, the Lightning
+ * address as a lightning: URI. Drawn as React SVG from the code's modules, so no markup string
+ * is ever injected.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import qrcode from 'qrcode-generator';
+
+function QrCode({ value, label }: { value: string; label: string }) {
+  const { path, size } = useMemo(() => {
+    const qr = qrcode(0, 'M');
+    qr.addData(value);
+    qr.make();
+    const count = qr.getModuleCount();
+    let d = '';
+    for (let r = 0; r < count; r++) {
+      for (let c = 0; c < count; c++) if (qr.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
+    }
+    return { path: d, size: count + 8 };
+  }, [value]);
+  return (
+    <svg className="qr-code" viewBox={`0 0 ${size} ${size}`} role="img" aria-label={label} shapeRendering="crispEdges">
+      <rect width={size} height={size} fill="#fff" />
+      <path d={path} fill="#000" />
+    </svg>
+  );
+}
+
+type QrTab = 'npub' | 'lightning';
+
+export function QrModal({ npub, lud16, name, onClose }: { npub: string; lud16: string; name: string; onClose: () => void }) {
+  const { t } = useTranslation('profile');
+  const ref = useRef<HTMLDialogElement>(null);
+  const [tab, setTab] = useState<QrTab>('npub');
+  const [copied, setCopied] = useState(false);
+  const titleId = useId();
+  const baseId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  const tabs: QrTab[] = lud16 ? ['npub', 'lightning'] : ['npub'];
+  const value = tab === 'npub' ? npub : `lightning:${lud16}`;
+  const shown = tab === 'npub' ? npub : lud16;
+
+  const copy = () => {
+    void navigator.clipboard
+      ?.writeText(shown)
+      .then(() => setCopied(true))
+      .catch(() => setCopied(false));
+  };
+
+  return (
+    <dialog ref={ref} className="qr-modal" aria-labelledby={titleId} onClose={onClose} onCancel={onClose} onClick={(e) => e.target === ref.current && onClose()}>
+      <div className="qr-modal-inner">
+        <div className="qr-modal-head">
+          <h2 id={titleId}>{t('qr.title', { name })}</h2>
+          <button type="button" className="qr-close" onClick={onClose} aria-label={t('qr.close')}>
+            ×
+          </button>
+        </div>
+        <div role="tablist" className="qr-tabs" aria-label={t('qr.tabs')}>
+          {tabs.map((k) => (
+            <button
+              key={k}
+              type="button"
+              role="tab"
+              id={`${baseId}-${k}`}
+              aria-selected={tab === k}
+              aria-controls={`${baseId}-panel`}
+              className="qr-tab"
+              onClick={() => {
+                setTab(k);
+                setCopied(false);
+              }}
+            >
+              {t(`qr.${k}`)}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`} className="qr-panel">
+          <QrCode value={value} label={t(tab === 'npub' ? 'qr.npubImage' : 'qr.lightningImage')} />
+          <p className="qr-value">{shown}</p>
+          <button type="button" className="button" onClick={copy}>
+            {copied ? t('qr.copied') : t('qr.copy')}
+          </button>
+          <span className="visually-hidden" role="status">
+            {copied ? t('qr.copied') : ''}
+          </span>
+        </div>
+      </div>
+    </dialog>
+  );
+}

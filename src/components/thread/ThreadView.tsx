@@ -1,0 +1,117 @@
+/**
+ * One thread: the parent chain (compact, oldest first, joined by a line), the focused note (larger,
+ * with its full date) and the direct replies, each a NoteCard that links to its own thread.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatFullDate } from '../../lib/format';
+import { FeedList } from '../FeedList';
+import { NoteCard } from '../NoteCard';
+import { FeedSkeleton } from '../NoteSkeleton';
+import { StatusMessage } from '../StatusMessage';
+import { byEngagement, newestFirst, type ReplyOrder } from './order';
+import { useThread } from './useThread';
+
+export function MissingNote() {
+  const { t } = useTranslation('thread');
+  return (
+    <div className="missing-note" role="status">
+      <p className="missing-note-title">{t('missing.title')}</p>
+      <p className="missing-note-text">{t('missing.text')}</p>
+    </div>
+  );
+}
+
+function ReplyOrderSwitch({ order, onChange }: { order: ReplyOrder; onChange: (o: ReplyOrder) => void }) {
+  const { t } = useTranslation('thread');
+  return (
+    <div className="thread-order" role="group" aria-label={t('order.label')}>
+      {(['newest', 'engagement'] as const).map((o) => (
+        <button key={o} type="button" className="chip" aria-pressed={order === o} onClick={() => onChange(o)}>
+          {t(`order.${o}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function ThreadView({ id }: { id: string }) {
+  const { t, i18n } = useTranslation('thread');
+  const { snapshot, failure, reload } = useThread(id);
+  const [order, setOrder] = useState<ReplyOrder>('newest');
+  const focusRef = useRef<HTMLElement>(null);
+  const scrolledFor = useRef<string | null>(null);
+
+  const status = failure ? 'error' : (snapshot?.status ?? 'loading');
+  const note = snapshot?.note;
+  const parents = snapshot?.parents ?? [];
+  const replies = useMemo(() => {
+    const list = snapshot?.replies ?? [];
+    return order === 'newest' ? newestFirst(list) : byEngagement(list);
+  }, [snapshot?.replies, order]);
+
+  // With parents above it the focused note would start off screen; bring it to the top once per thread.
+  useEffect(() => {
+    if (status !== 'ready' || !note || scrolledFor.current === id) return;
+    scrolledFor.current = id;
+    if (parents.length === 0) return;
+    const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    focusRef.current?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+  }, [status, note, parents.length, id]);
+
+  if (status === 'loading' || status === 'resolving') {
+    if (!note) return <FeedSkeleton label={t('loading')} />;
+  }
+  if (status === 'error') {
+    return (
+      <StatusMessage
+        tone="error"
+        title={t('error.title')}
+        action={
+          <button type="button" className="button" onClick={reload}>
+            {t('error.retry')}
+          </button>
+        }
+      >
+        {t('error.text')}
+      </StatusMessage>
+    );
+  }
+  if (status === 'notFound' || !note) return <MissingNote />;
+
+  const locale = i18n.resolvedLanguage ?? 'hu';
+  return (
+    <>
+      {parents.length > 0 && (
+        <section aria-label={t('parents', { count: parents.length })}>
+          <ol className="thread-parents">
+            {parents.map((p) => (
+              <li key={p.key} className="thread-parent">
+                <NoteCard note={p} />
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      <section ref={focusRef} className="thread-focus" aria-label={t('focused')} data-focused-note={note.event.id}>
+        <NoteCard note={note} />
+        <p className="thread-focus-date">
+          <time dateTime={new Date(note.event.created_at * 1000).toISOString()}>{formatFullDate(note.event.created_at, locale)}</time>
+        </p>
+      </section>
+      <section className="thread-replies" aria-labelledby="thread-replies-title">
+        <div className="thread-replies-head">
+          <h2 id="thread-replies-title" className="thread-replies-title">
+            {t('replies.title', { count: replies.length })}
+          </h2>
+          {replies.length > 1 && <ReplyOrderSwitch order={order} onChange={setOrder} />}
+        </div>
+        {replies.length > 0 ? (
+          <FeedList key={order} notes={replies} status="ready" hasMore={false} onLoadMore={() => undefined} />
+        ) : (
+          <p className="thread-no-replies">{t('replies.none')}</p>
+        )}
+      </section>
+    </>
+  );
+}

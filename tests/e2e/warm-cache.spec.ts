@@ -1,0 +1,88 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.ts';
+
+const base = () => process.env.STRUCC_URL!;
+
+async function cacheConnections(): Promise<number> {
+  const res = await fetch(`${base()}/api/status`);
+  return ((await res.json()) as { cacheConnections: number }).cacheConnections;
+}
+
+/** Rows in one store of the worker's IndexedDB cache, read from the page (same origin, same database). */
+function cachedRows(page: Page, store: 'pages' | 'lists' | 'profiles'): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open('strucc-cache');
+        open.onerror = () => resolve(0);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains(name)) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const count = db.transaction(name).objectStore(name).count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => resolve(0);
+        };
+      }),
+    store,
+  );
+}
+
+const noteIds = (page: Page) =>
+  page.locator('[data-note-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-note-id') ?? ''));
+
+test('a second visit in the same browser profile paints the last feed while the cache server is unreachable', async () => {
+  const profileDir = await mkdtemp(join(tmpdir(), 'strucc-warm-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    locale: 'hu-HU',
+    timezoneId: 'Europe/Budapest',
+  });
+  try {
+    // Earlier tests' workers may still be closing their sockets.
+    await expect.poll(cacheConnections).toBe(0);
+
+    const first = await context.newPage();
+    await first.goto(`${base()}/home`);
+    await expect(first.locator('[data-note-id]').first()).toBeVisible();
+    const seen = await noteIds(first);
+    const author = (await first.locator('[data-note-id] .note-author').first().innerText()).trim();
+    expect(seen.length).toBeGreaterThan(0);
+    // The worker keeps the page and the feed list as soon as the network answers.
+    await expect.poll(() => cachedRows(first, 'pages')).toBeGreaterThan(0);
+    await expect.poll(() => cachedRows(first, 'lists')).toBe(1);
+    await expect.poll(() => cachedRows(first, 'profiles')).toBeGreaterThan(0);
+    await first.close();
+    // The last tab is gone, so is the shared worker and its one socket.
+    await expect.poll(cacheConnections).toBe(0);
+
+    const second = await context.newPage();
+    // Nothing listens on port 9: the new worker's cache socket never opens.
+    await second.addInitScript(() => localStorage.setItem('cacheServer', 'ws://127.0.0.1:9/v1'));
+    await second.goto(`${base()}/home`);
+    await expect(second.locator('[data-note-id]').first()).toBeVisible({ timeout: 5000 });
+    const painted = await noteIds(second);
+    expect(painted[0]).toBe(seen[0]);
+    expect(painted.slice(0, 3)).toEqual(seen.slice(0, 3));
+    // The cards are whole: the first one names the author the network showed.
+    await expect(second.locator('[data-note-id] .note-author').first()).toHaveText(author);
+    expect(await cacheConnections()).toBe(0);
+    // They stay: no error page or skeleton replaces them while the server is still away.
+    await second.waitForTimeout(1500);
+    await expect(second.locator('[data-note-id]').first()).toHaveAttribute('data-note-id', seen[0]);
+    await expect(second.getByRole('feed')).toBeVisible();
+  } finally {
+    await context.close();
+    await rm(profileDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,356 @@
+/**
+ * What the worker has seen, kept between sessions so a revisit paints before the network answers
+ * (issue 5 "Fast"): per feed spec and viewer the top of the last feed page, the home feed list, and
+ * the profiles those pages showed. IndexedDB ('strucc-cache') in the browser, memory in Node tests,
+ * behind the small CacheDb interface. Everything here is best effort: a failing store (quota, private
+ * mode, a blocked upgrade) only means a cold start, never an error in the feed.
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { FeedDefinition, FeedNote, FeedSnapshot, Profile } from './types.ts';
+
+/** Notes kept per feed: the first page plus a little more, so a quick scroll still finds cards. */
+export const CACHED_NOTES_PER_FEED = 50;
+export const CACHED_FEEDS = 30;
+export const CACHED_PROFILES = 500;
+export const CACHED_LISTS = 10;
+
+export interface CachedPage {
+  key: string;
+  usedAt: number;
+  savedAt: number;
+  notes: FeedNote[];
+}
+
+export interface CachedProfile {
+  key: string;
+  usedAt: number;
+  profile: Profile;
+}
+
+export interface CachedList {
+  key: string;
+  usedAt: number;
+  feeds: FeedDefinition[];
+}
+
+export interface CacheStores {
+  pages: CachedPage;
+  profiles: CachedProfile;
+  lists: CachedList;
+}
+
+export type CacheStoreName = keyof CacheStores;
+
+/** The part of IndexedDB the cache uses: keyed rows (keyPath 'key') with a usedAt index for eviction. */
+export interface CacheDb {
+  get<S extends CacheStoreName>(store: S, key: string): Promise<CacheStores[S] | undefined>;
+  put<S extends CacheStoreName>(store: S, rows: CacheStores[S][]): Promise<void>;
+  delete(store: CacheStoreName, keys: string[]): Promise<void>;
+  count(store: CacheStoreName): Promise<number>;
+  /** Keys, least recently used first. */
+  keysByUse(store: CacheStoreName): Promise<string[]>;
+}
+
+interface StruccCacheSchema extends DBSchema {
+  pages: { key: string; value: CachedPage; indexes: { usedAt: number } };
+  profiles: { key: string; value: CachedProfile; indexes: { usedAt: number } };
+  lists: { key: string; value: CachedList; indexes: { usedAt: number } };
+}
+
+const DB_NAME = 'strucc-cache';
+const STORES: CacheStoreName[] = ['pages', 'profiles', 'lists'];
+
+export class IdbCacheDb implements CacheDb {
+  private db: Promise<IDBPDatabase<StruccCacheSchema>> | undefined;
+
+  private open(): Promise<IDBPDatabase<StruccCacheSchema>> {
+    this.db ??= openDB<StruccCacheSchema>(DB_NAME, 1, {
+      upgrade(db) {
+        for (const name of STORES) db.createObjectStore(name, { keyPath: 'key' }).createIndex('usedAt', 'usedAt');
+      },
+    });
+    return this.db;
+  }
+
+  async get<S extends CacheStoreName>(store: S, key: string): Promise<CacheStores[S] | undefined> {
+    return (await this.open()).get(store, key) as Promise<CacheStores[S] | undefined>;
+  }
+
+  async put<S extends CacheStoreName>(store: S, rows: CacheStores[S][]): Promise<void> {
+    const tx = (await this.open()).transaction(store, 'readwrite');
+    for (const row of rows) void tx.store.put(row as never);
+    await tx.done;
+  }
+
+  async delete(store: CacheStoreName, keys: string[]): Promise<void> {
+    const tx = (await this.open()).transaction(store, 'readwrite');
+    for (const key of keys) void tx.store.delete(key);
+    await tx.done;
+  }
+
+  async count(store: CacheStoreName): Promise<number> {
+    return (await this.open()).count(store);
+  }
+
+  async keysByUse(store: CacheStoreName): Promise<string[]> {
+    return (await this.open()).getAllKeysFromIndex(store, 'usedAt');
+  }
+}
+
+/** Same contract in memory; rows are structured-cloned in and out like IndexedDB does. */
+export class MemoryCacheDb implements CacheDb {
+  readonly stores: { [S in CacheStoreName]: Map<string, CacheStores[S]> } = {
+    pages: new Map(),
+    profiles: new Map(),
+    lists: new Map(),
+  };
+
+  async get<S extends CacheStoreName>(store: S, key: string): Promise<CacheStores[S] | undefined> {
+    const row = this.stores[store].get(key);
+    return row && structuredClone(row);
+  }
+
+  async put<S extends CacheStoreName>(store: S, rows: CacheStores[S][]): Promise<void> {
+    const map = this.stores[store] as Map<string, CacheStores[S]>;
+    for (const row of rows) map.set(row.key, structuredClone(row));
+  }
+
+  async delete(store: CacheStoreName, keys: string[]): Promise<void> {
+    for (const key of keys) this.stores[store].delete(key);
+  }
+
+  async count(store: CacheStoreName): Promise<number> {
+    return this.stores[store].size;
+  }
+
+  async keysByUse(store: CacheStoreName): Promise<string[]> {
+    const rows: { key: string; usedAt: number }[] = [...this.stores[store].values()];
+    return rows.sort((a, b) => a.usedAt - b.usedAt).map((r) => r.key);
+  }
+}
+
+export interface FeedCacheOptions {
+  limits?: Partial<{ notes: number; feeds: number; profiles: number; lists: number }>;
+  now?: () => number;
+}
+
+export class FeedCache {
+  private readonly limits: { notes: number; feeds: number; profiles: number; lists: number };
+  private readonly now: () => number;
+  /** Writes run one after another so eviction never races a put. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastUsedAt = 0;
+  /** Rows read ahead at worker start, by key: the first openFeed and feed list then need no disk read. */
+  private readonly ahead = new Map<string, CachedPage | CachedList>();
+  private preloading: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: CacheDb,
+    options: FeedCacheOptions = {},
+  ) {
+    this.limits = {
+      notes: CACHED_NOTES_PER_FEED,
+      feeds: CACHED_FEEDS,
+      profiles: CACHED_PROFILES,
+      lists: CACHED_LISTS,
+      ...options.limits,
+    };
+    this.now = options.now ?? Date.now;
+  }
+
+  static pageKey(spec: string, viewer: string | undefined): string {
+    return `${viewer ?? ''}\n${spec}`;
+  }
+
+  /**
+   * Reads the most recently used pages and every feed list while the worker is still starting. Opening
+   * IndexedDB in a new worker costs more than the reads; done here it overlaps the tab's own start.
+   */
+  preload(pages = 3): Promise<void> {
+    this.preloading ??= this.safely(async () => {
+      const [pageKeys, listKeys] = await Promise.all([this.db.keysByUse('pages'), this.db.keysByUse('lists')]);
+      const rows = await Promise.all([
+        ...pageKeys.slice(-pages).map((key) => this.db.get('pages', key)),
+        ...listKeys.map((key) => this.db.get('lists', key)),
+      ]);
+      for (const row of rows) if (row && !this.ahead.has(row.key)) this.ahead.set(row.key, row);
+    }).then(() => undefined);
+    return this.preloading;
+  }
+
+  private async read<S extends 'pages' | 'lists'>(store: S, key: string): Promise<CacheStores[S] | undefined> {
+    await this.preloading;
+    const early = this.ahead.get(key);
+    if (early) {
+      this.ahead.delete(key);
+      return early as CacheStores[S];
+    }
+    return this.safely(() => this.db.get(store, key));
+  }
+
+  /** The cached top of a feed, or undefined; a hit counts as a use for eviction. */
+  async loadPage(spec: string, viewer: string | undefined): Promise<FeedNote[] | undefined> {
+    const key = FeedCache.pageKey(spec, viewer);
+    const row = await this.read('pages', key);
+    if (!row || row.notes.length === 0) return undefined;
+    this.write(() => this.db.put('pages', [{ ...row, usedAt: this.stamp() }]));
+    return row.notes;
+  }
+
+  /** Keeps the top of the feed as the network last showed it; resolves once written. */
+  savePage(spec: string, viewer: string | undefined, notes: FeedNote[]): Promise<void> {
+    const top = notes.slice(0, this.limits.notes);
+    const usedAt = this.stamp();
+    this.ahead.delete(FeedCache.pageKey(spec, viewer));
+    return this.write(async () => {
+      await this.db.put('pages', [{ key: FeedCache.pageKey(spec, viewer), usedAt, savedAt: usedAt, notes: top }]);
+      await this.evict('pages', this.limits.feeds);
+      await this.db.put('profiles', profilesOf(top).map((profile) => ({ key: profile.pubkey, usedAt, profile })));
+      await this.evict('profiles', this.limits.profiles);
+    });
+  }
+
+  async loadProfile(pubkey: string): Promise<Profile | undefined> {
+    return (await this.safely(() => this.db.get('profiles', pubkey)))?.profile;
+  }
+
+  async loadHomeFeeds(viewer: string | undefined): Promise<FeedDefinition[] | undefined> {
+    return (await this.read('lists', `home\n${viewer ?? ''}`))?.feeds;
+  }
+
+  saveHomeFeeds(viewer: string | undefined, feeds: FeedDefinition[]): Promise<void> {
+    const usedAt = this.stamp();
+    this.ahead.delete(`home\n${viewer ?? ''}`);
+    return this.write(async () => {
+      await this.db.put('lists', [{ key: `home\n${viewer ?? ''}`, usedAt, feeds }]);
+      await this.evict('lists', this.limits.lists);
+    });
+  }
+
+  /** Waits for every queued write; for tests and for callers that must see their write land. */
+  flush(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
+  private async evict(store: CacheStoreName, max: number): Promise<void> {
+    const count = await this.db.count(store);
+    if (count <= max) return;
+    const keys = await this.db.keysByUse(store);
+    await this.db.delete(store, keys.slice(0, count - max));
+  }
+
+  /** Strictly increasing use stamps: two uses in the same millisecond still order. */
+  private stamp(): number {
+    this.lastUsedAt = Math.max(this.now(), this.lastUsedAt + 1);
+    return this.lastUsedAt;
+  }
+
+  private write(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(task).catch(() => undefined);
+    this.queue = run;
+    return run;
+  }
+
+  private async safely<T>(task: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await task();
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Authors, reposters and reply parents of these cards, each once. */
+function profilesOf(notes: FeedNote[]): Profile[] {
+  const out = new Map<string, Profile>();
+  for (const n of notes) {
+    for (const p of [n.author, n.repostedBy, n.replyTo?.author]) if (p) out.set(p.pubkey, p);
+  }
+  return [...out.values()];
+}
+
+const PILL_AUTHORS = 3;
+
+/**
+ * How one open feed shows its cached page. Until the network's first page arrives the tab gets the
+ * cached notes (status 'ready', fromCache). When the network answers, scroll must not jump: the
+ * notes the cached page also had stay where they are, and the new notes above them (the leading run
+ * of the network page that the cached page did not have) wait behind the new-notes pill, counted
+ * with the poll's pending notes, until the reader asks for them. Cached notes the network page no
+ * longer has drop out, so what is shown is always the network's order. With no overlap at all (a
+ * cache from long ago) the network page simply replaces it: nothing in it would stay in place anyway.
+ */
+export class CachedFeedView {
+  private cached: FeedNote[] | undefined;
+  private hidden: Set<string> | undefined;
+  private settled = false;
+  private memo: { from: FeedNote[]; notes: FeedNote[]; held: FeedNote[] } | undefined;
+
+  /** A new spec (or a retry from scratch): nothing cached is shown until restore(). */
+  reset(): void {
+    this.cached = undefined;
+    this.hidden = undefined;
+    this.settled = false;
+    this.memo = undefined;
+  }
+
+  /** The cached page came back from the store; false when the network was quicker. */
+  restore(notes: FeedNote[]): boolean {
+    if (this.settled) return false;
+    this.cached = notes;
+    return true;
+  }
+
+  /** The reader opened the pill: everything held back is shown. */
+  showPending(): void {
+    this.hidden = undefined;
+    this.memo = undefined;
+  }
+
+  /** The snapshot the tab sees, given the machine's own and whether its first page has arrived. */
+  apply(net: FeedSnapshot, loaded: boolean): FeedSnapshot {
+    if (!loaded) {
+      if (!this.cached) return net;
+      return { ...net, status: net.status === 'error' ? 'error' : 'ready', notes: this.cached, hasMore: true, fromCache: true };
+    }
+    if (!this.settled) {
+      this.settled = true;
+      if (this.cached) this.hidden = newAbove(net.notes, this.cached);
+      this.cached = undefined;
+    }
+    if (!this.hidden || this.hidden.size === 0) return net;
+    const hidden = this.hidden;
+    if (this.memo?.from !== net.notes) {
+      this.memo = {
+        from: net.notes,
+        notes: net.notes.filter((n) => !hidden.has(n.key)),
+        held: net.notes.filter((n) => hidden.has(n.key)),
+      };
+    }
+    const { notes, held } = this.memo;
+    if (held.length === 0) return net;
+    const authors = [...net.pendingAuthors];
+    for (const n of held) {
+      if (authors.length >= PILL_AUTHORS) break;
+      const author = n.repostedBy ?? n.author;
+      if (!authors.some((a) => a.pubkey === author.pubkey)) authors.push(author);
+    }
+    return { ...net, notes, pendingCount: net.pendingCount + held.length, pendingAuthors: authors };
+  }
+}
+
+/** Keys of the network page's leading notes the cached page lacked; undefined when the pages share none. */
+function newAbove(network: FeedNote[], cached: FeedNote[]): Set<string> | undefined {
+  const known = new Set(cached.map((n) => n.key));
+  const fresh = new Set<string>();
+  for (const n of network) {
+    if (known.has(n.key)) return fresh;
+    fresh.add(n.key);
+  }
+  return undefined;
+}
+
+/** IndexedDB where the worker has it, nothing (no cache) where it has not. */
+export function defaultFeedCache(): FeedCache | undefined {
+  return typeof indexedDB === 'undefined' ? undefined : new FeedCache(new IdbCacheDb());
+}
