@@ -3,7 +3,7 @@
  * Raw events are the source of truth; every other table is derived at import
  * (see server/ingest/apply.ts) so reads never recompute counters.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA: string[] = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
