@@ -18,7 +18,13 @@ export interface FollowerIncrease {
  */
 export async function gainWindowStart(db: Queryable, now: number): Promise<number> {
   const today = Math.floor(now / DAY);
-  const latest = await db.get<{ d: unknown }>('SELECT MAX(day) AS d FROM follower_days WHERE day <= ?', [today]);
+  // A gain by an account with no profile (a follow of an unknown key) cannot be listed, so it
+  // must not move the window away from the days whose gains can.
+  const latest = await db.get<{ d: unknown }>(
+    `SELECT MAX(f.day) AS d FROM follower_days f
+     WHERE f.day <= ? AND EXISTS (SELECT 1 FROM replaceable r WHERE r.pubkey = f.pubkey AND r.kind = 0 AND r.d = '')`,
+    [today],
+  );
   const last = latest?.d == null ? today : Number(latest.d);
   return Math.min(today, last) - 1;
 }
