@@ -281,9 +281,9 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
         if (list && feedCache) void feedCache.saveHomeFeeds(who, list);
         return list;
       });
-      // A worker just started has no socket yet: the list kept from the last visit lets the cached feed
-      // paint now; the answer still refreshes the kept list for next time. A live socket answers quickly.
-      if (feedCache && !socket.getSnapshot().context.connected) {
+      // The list kept from the last visit answers at once, so the cached feed paints before the network
+      // answers (a new worker's socket is not even open yet); the network's list is kept for the next visit.
+      if (feedCache) {
         const kept = await feedCache.loadHomeFeeds(who);
         if (kept) return kept;
       }

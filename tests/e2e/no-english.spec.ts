@@ -23,6 +23,16 @@ async function visibleText(page: import('@playwright/test').Page): Promise<strin
   });
 }
 
+test('the walk would notice an English string on a real page', async ({ page }) => {
+  await visit(page, ROUTES.find((r) => r.name === 'settings')!);
+  await page.evaluate(() => {
+    const p = document.createElement('p');
+    p.textContent = 'Back to settings';
+    document.querySelector('main')?.append(p);
+  });
+  expect(englishIn(await visibleText(page)).map((p) => p.phrase)).toContain('Back to settings');
+});
+
 for (const route of ROUTES) {
   test(`no English on ${route.name}`, async ({ page }) => {
     const path = await visit(page, route);

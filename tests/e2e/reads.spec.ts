@@ -224,6 +224,25 @@ test('a highlight published on the relay is marked in the article body with its 
   await expect(section.locator('blockquote', { hasText: passage })).toBeVisible();
 });
 
+test('a reply published on the relay shows under the article as a note card', async ({ page }) => {
+  const feeds = await readsFeeds();
+  const [, { event }] = await articlesOf(feeds[1].spec);
+  const text = `Köszönöm a cikket, sokat tanultam belőle ${Date.now()}`;
+  const reply = finalizeEvent(
+    {
+      kind: 1,
+      created_at: Math.floor(Date.now() / 1000),
+      tags: [['a', `30023:${event.pubkey}:${tag(event, 'd')}`, '', 'root'], ['e', event.id, '', 'root'], ['p', event.pubkey]],
+      content: text,
+    },
+    demoUser(6).secretKey,
+  ) as Ev;
+  expect(await publish(reply)).toBe(true);
+  await page.goto(`${base()}/a/${naddrOf(event)}`);
+  const replies = page.getByRole('region', { name: /válasz/ });
+  await expect(replies.locator(`[data-note-id="${reply.id}"]`)).toContainText(text);
+});
+
 test('a missing article shows the Hungarian placeholder', async ({ page }) => {
   const naddr = naddrEncode({ kind: 30023, pubkey: demoUser(3).pubkey, identifier: `nincs-ilyen-${Date.now()}` });
   await page.goto(`${base()}/a/${naddr}`);

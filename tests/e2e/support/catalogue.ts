@@ -34,6 +34,28 @@ const PROPER_NOUNS = new Set(
     .map((w) => w.toLowerCase()),
 );
 
+const GENERIC_ENGLISH = [
+  'Loading',
+  'Something went wrong',
+  'Try again',
+  'Cancel',
+  'Submit',
+  'Follow',
+  'Unfollow',
+  'Reply',
+  'Replies',
+  'Repost',
+  'Likes',
+  'Followers',
+  'Following',
+  'No results',
+  'Show more',
+  'Read more',
+  'undefined',
+  'NaN',
+  '[object Object]',
+];
+
 const LETTERS = /\p{L}/gu;
 
 /** Splits a catalogue value into the literal phrases a reader would see (placeholders and markup cut out). */
@@ -89,6 +111,11 @@ export function englishOnlyPhrases(): EnglishPhrase[] {
       if (pattern.test(huText) || pattern.test(corpus)) continue;
       seen.set(phrase, { phrase, key, pattern });
     }
+  }
+  // English a screen might hard-code without a catalogue entry, and what a broken template leaves behind.
+  for (const phrase of GENERIC_ENGLISH) {
+    const pattern = phrasePattern(phrase);
+    if (!seen.has(phrase) && !pattern.test(huText) && !pattern.test(corpus)) seen.set(phrase, { phrase, key: '(not in the catalogue)', pattern });
   }
   cached = [...seen.values()];
   return cached;

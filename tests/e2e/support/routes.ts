@@ -144,9 +144,11 @@ async function lookUp(baseUrl: string): Promise<DemoIds> {
     }
   }
   if (!article || !vanityName) throw new Error('the demo network has no tagged article by an author with a NIP-05 name');
-  const feeds = (await cacheRequest(baseUrl, 'get_home_feeds')).find((o) => o.kind === 10000153);
-  const firstSpec = parse<{ spec: string }[]>(feeds?.content ?? '[]')?.[0]?.spec;
-  const exploreFeedId = parse<{ id?: string }>(firstSpec ?? '{}')?.id ?? 'global-trending';
+  // The explore catalogue names its advanced feeds by the slug of their name ("Képek" -> "kepek").
+  const advanced = (await cacheRequest(baseUrl, 'get_advanced_feeds')).find((o) => o.kind === 10000150);
+  const firstName = parse<{ name: string }[]>(advanced?.content ?? '[]')?.[0]?.name;
+  const slug = firstName?.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const exploreFeedId = slug || 'global-trending';
   return {
     noteId: note.id!,
     nevent: nip19.neventEncode({ id: note.id!, author: note.pubkey }),
