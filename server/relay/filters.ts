@@ -1,4 +1,5 @@
 import type { NostrEvent } from '../context.ts';
+import { sqlMarks } from '../cache/data.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
 
 export const DEFAULT_LIMIT = 500;
@@ -75,23 +76,19 @@ interface EventRow {
   sig: string;
 }
 
-function placeholders(n: number): string {
-  return new Array(n).fill('?').join(', ');
-}
-
 function sqlFor(f: Filter, count: boolean): { sql: string; params: SqlValue[] } {
   const where: string[] = [];
   const params: SqlValue[] = [];
   if (f.ids) {
-    where.push(`e.id IN (${placeholders(f.ids.length)})`);
+    where.push(`e.id IN (${sqlMarks(f.ids.length)})`);
     params.push(...f.ids);
   }
   if (f.authors) {
-    where.push(`e.pubkey IN (${placeholders(f.authors.length)})`);
+    where.push(`e.pubkey IN (${sqlMarks(f.authors.length)})`);
     params.push(...f.authors);
   }
   if (f.kinds) {
-    where.push(`e.kind IN (${placeholders(f.kinds.length)})`);
+    where.push(`e.kind IN (${sqlMarks(f.kinds.length)})`);
     params.push(...f.kinds);
   }
   if (f.since !== undefined) {
@@ -103,7 +100,7 @@ function sqlFor(f: Filter, count: boolean): { sql: string; params: SqlValue[] } 
     params.push(f.until);
   }
   for (const [name, values] of f.tags) {
-    where.push(`e.id IN (SELECT t.event_id FROM event_tags t WHERE t.name = ? AND t.value IN (${placeholders(values.length)}))`);
+    where.push(`e.id IN (SELECT t.event_id FROM event_tags t WHERE t.name = ? AND t.value IN (${sqlMarks(values.length)}))`);
     params.push(name, ...values);
   }
   // Replaceable and addressable kinds answer with their current version only. A request by
