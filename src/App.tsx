@@ -6,6 +6,8 @@ import { Sidebar } from './components/Sidebar';
 import type { PageKey } from './routes/InfoPage';
 import type { PublicPageKey } from './routes/PublicPage';
 import { useKeyboardShortcuts } from './lib/keyboard';
+import { OverlayHost } from './components/OverlayHost';
+import { Toaster } from './components/Toaster';
 import './styles/keyboard-focus.css';
 
 // Every screen is its own chunk; /home loads the shell plus the Home chunk only.
@@ -26,6 +28,10 @@ const Feeds = lazy(() => import('./routes/Search').then((m) => ({ default: m.Fee
 const Notifications = lazy(() => import('./routes/Notifications'));
 const Downloads = lazy(() => import('./routes/Downloads'));
 const Help = lazy(() => import('./routes/Downloads').then((m) => ({ default: m.HelpRoute })));
+const ReadsEditor = lazy(() => import('./routes/ReadsEditor'));
+const Bookmarks = lazy(() => import('./routes/Bookmarks'));
+const MuteList = lazy(() => import('./routes/MuteList'));
+const NewAccount = lazy(() => import('./routes/NewAccount'));
 const SettingsMenu = lazy(() => import('./routes/Settings'));
 const SettingsSubPage = lazy(() => import('./routes/Settings').then((m) => ({ default: m.SettingsSubPage })));
 const PublicPage = lazy(() => import('./routes/PublicPage'));
@@ -45,11 +51,7 @@ const publicPage = (page: PublicPageKey) => {
 };
 
 const Pages = {
-  readsEdit: info('readsEdit'),
   dms: info('dms'),
-  bookmarks: info('bookmarks'),
-  mutelist: info('mutelist'),
-  new: info('new'),
   premium: info('premium'),
   premiums: info('premiums'),
   legends: info('legends'),
@@ -104,7 +106,7 @@ function MainRoutes() {
         <Redirect to="/home" replace />
       </Route>
       <Route path="/home" component={Home} />
-      <Route path="/reads/edit" component={Pages.readsEdit} />
+      <Route path="/reads/edit" component={ReadsEditor} />
       <Route path="/reads/:topic?" component={Reads} />
       <Route path="/thread/:id" component={Thread} />
       <Route path="/e/:id" component={Thread} />
@@ -119,12 +121,12 @@ function MainRoutes() {
       </Route>
       <Route path="/settings" component={SettingsMenu} />
       <Route path="/settings/:page" component={SettingsSubPage} />
-      <Route path="/bookmarks" component={Pages.bookmarks} />
+      <Route path="/bookmarks" component={Bookmarks} />
       <Route path="/profile/:npub?" component={Profile} />
       <Route path="/p/:npub?" component={Profile} />
       <Route path="/help" component={Help} />
-      <Route path="/mutelist/:npub" component={Pages.mutelist} />
-      <Route path="/new" component={Pages.new} />
+      <Route path="/mutelist/:npub" component={MuteList} />
+      <Route path="/new" component={NewAccount} />
       <Route path="/feeds" component={Feeds} />
       <Route path="/feeds/:query" component={Feeds} />
       <Route path="/search" component={Search} />
@@ -158,6 +160,8 @@ export default function App() {
   return (
     <Suspense fallback={<PageFallback />}>
       <KeyboardShortcuts />
+      <OverlayHost />
+      <Toaster />
       <Switch>
         <Route path="/app-download-qr" component={Pages.appDownloadQr} />
         <Route path="/terms" component={Pages.terms} />

@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
-import { THEMES, setTheme, storedTheme, type Theme } from '../theme';
 import { NotFound, PageIntro } from './InfoPage';
 
 const SUB_PAGES = {
@@ -20,6 +19,21 @@ const SUB_PAGES = {
 } as const;
 
 type SubPage = keyof typeof SUB_PAGES;
+
+/** Each sub-page's body is its own chunk (src/routes/settings/). */
+const PAGE_BODIES: Partial<Record<SubPage, LazyExoticComponent<ComponentType>>> = {
+  account: lazy(() => import('./settings/Account')),
+  appearance: lazy(() => import('./settings/Appearance')),
+  home_feeds: lazy(() => import('./settings/HomeFeeds')),
+  reads_feeds: lazy(() => import('./settings/ReadsFeeds')),
+  notifications: lazy(() => import('./settings/Notifications')),
+  zaps: lazy(() => import('./settings/Zaps')),
+  muted: lazy(() => import('./settings/Muted')),
+  network: lazy(() => import('./settings/Network')),
+  filters: lazy(() => import('./settings/Filters')),
+  devtools: lazy(() => import('./settings/Devtools')),
+  profile: lazy(() => import('./settings/ProfileEdit')),
+};
 
 function isSubPage(value: string): value is SubPage {
   return Object.hasOwn(SUB_PAGES, value);
@@ -45,36 +59,19 @@ export default function SettingsMenu() {
   );
 }
 
-function ThemePicker() {
-  const { t } = useTranslation();
-  const [theme, setLocal] = useState<Theme>(storedTheme);
-  useEffect(() => {
-    const sync = (event: Event) => setLocal((event as CustomEvent<Theme>).detail);
-    window.addEventListener('strucc:theme', sync);
-    return () => window.removeEventListener('strucc:theme', sync);
-  }, []);
-  return (
-    <fieldset className="theme-picker">
-      <legend>{t('theme.label')}</legend>
-      {THEMES.map((name) => (
-        <label key={name} className="theme-option" data-preview={name}>
-          <input type="radio" name="theme" value={name} checked={theme === name} onChange={() => setTheme(name)} />
-          <span className="theme-swatch" aria-hidden="true" />
-          <span>{t(`theme.${name}`)}</span>
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
 export function SettingsSubPage() {
   const { t } = useTranslation();
   const { page } = useParams<{ page: string }>();
   if (!isSubPage(page)) return <NotFound />;
   const key = SUB_PAGES[page];
+  const Body = PAGE_BODIES[page];
   return (
     <PageIntro title={t(`pages.${key}.title`)} description={t(`pages.${key}.description`)}>
-      {page === 'appearance' && <ThemePicker />}
+      {Body && (
+        <Suspense fallback={<div className="settings-loading" aria-busy="true" />}>
+          <Body />
+        </Suspense>
+      )}
       <Link href="/settings" className="back-link">
         {t('settings.back')}
       </Link>

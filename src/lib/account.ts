@@ -1,0 +1,72 @@
+/**
+ * The signed-in account as every component sees it: one watchAccount subscription per tab,
+ * shared by all hooks, so twenty note cards do not open twenty subscriptions.
+ */
+import { useSyncExternalStore } from 'react';
+import { Comlink, connect, tabId, type Api } from '../worker-client';
+import type { AccountAction, AccountSnapshot, ActionResult, SettingsAction, StruccApi } from '../../worker/types';
+
+/** The worker implements every optional method; Comlink's Remote cannot call an optional one. */
+export type FullApi = Comlink.Remote<Required<StruccApi>>;
+
+export async function fullApi(): Promise<FullApi> {
+  return (await connect()) as unknown as FullApi;
+}
+
+/** The plain Api type, for code that only needs request(). */
+export type { Api };
+
+let snapshot: AccountSnapshot | null = null;
+const listeners = new Set<() => void>();
+let started = false;
+
+function start(): void {
+  if (started) return;
+  started = true;
+  fullApi()
+    .then((api) =>
+      api.watchAccount(
+        tabId,
+        Comlink.proxy((s: AccountSnapshot) => {
+          snapshot = s;
+          for (const listener of listeners) listener();
+        }),
+      ),
+    )
+    .catch(() => {
+      // Without a worker there is no account: the UI stays in the guest state.
+      started = false;
+    });
+}
+
+function subscribe(listener: () => void): () => void {
+  start();
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const current = () => snapshot;
+
+/** The worker's account snapshot (null until the first one arrives). */
+export function useAccount(): AccountSnapshot | null {
+  return useSyncExternalStore(subscribe, current, current);
+}
+
+/** The snapshot outside React (null before the first one). */
+export function accountSnapshot(): AccountSnapshot | null {
+  return snapshot;
+}
+
+/** The signed-in user's pubkey, when one can act (not read-only, not locked). */
+export function useActingPubkey(): string | undefined {
+  const s = useAccount();
+  return s?.login.state === 'signedIn' ? s.login.pubkey : undefined;
+}
+
+export async function accountAction(action: AccountAction): Promise<ActionResult> {
+  return (await fullApi()).accountAction(action);
+}
+
+export async function settingsAction(action: SettingsAction): Promise<ActionResult> {
+  return (await fullApi()).settingsAction(action);
+}

@@ -1,0 +1,4 @@
+// Filled in by issue 6.
+export default function NewAccount() {
+  return null;
+}

@@ -1,0 +1,4 @@
+// Filled in by the settings work of issue 6.
+export default function FiltersSettings() {
+  return null;
+}
