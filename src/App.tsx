@@ -6,20 +6,21 @@ import { Sidebar } from './components/Sidebar';
 import type { PageKey } from './routes/InfoPage';
 import type { PublicPageKey } from './routes/PublicPage';
 import { useKeyboardShortcuts } from './lib/keyboard';
+import { preloadable } from './lib/preloadable';
 import { OverlayHost } from './components/OverlayHost';
 import { Toaster } from './components/Toaster';
 import './styles/keyboard-focus.css';
 
 // Every screen is its own chunk; /home loads the shell plus the Home chunk only.
-const Home = lazy(() => import('./routes/Home'));
+export const Home = preloadable(() => import('./routes/Home'));
 const InfoPage = lazy(() => import('./routes/InfoPage'));
 const NotFound = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.NotFound })));
 // One module per screen, each loaded only when its route is visited.
 const Reads = lazy(() => import('./routes/Reads'));
 const Article = lazy(() => import('./routes/Article'));
-const Thread = lazy(() => import('./routes/Thread'));
+export const Thread = preloadable(() => import('./routes/Thread'));
 const VanityThread = lazy(() => import('./routes/Thread').then((m) => ({ default: m.VanityThread })));
-const Profile = lazy(() => import('./routes/Profile'));
+export const Profile = preloadable(() => import('./routes/Profile'));
 const VanityProfile = lazy(() => import('./routes/Profile').then((m) => ({ default: m.VanityProfile })));
 const Explore = lazy(() => import('./routes/Explore'));
 const ExploreFeed = lazy(() => import('./routes/Explore').then((m) => ({ default: m.ExploreFeedRoute })));
@@ -61,6 +62,12 @@ const Pages = {
   privacy: publicPage('privacy'),
   support: publicPage('support'),
 };
+
+/** The chunk of the screen a first load lands on, fetched before the first render (see preloadable). */
+export function preloadFirstScreen(path: string): Promise<void> {
+  const screen = /^\/(home)?$/.test(path) ? Home : /^\/(thread|e)\//.test(path) ? Thread : /^\/(profile|p)(\/|$)/.test(path) ? Profile : null;
+  return screen ? screen.preload() : Promise.resolve();
+}
 
 function PageFallback() {
   return <div className="page page-loading" aria-busy="true" />;

@@ -10,20 +10,27 @@ import { connect } from './worker-client';
 import { startSignerBridge } from './lib/signerBridge';
 import { trackActivity } from './lib/activity';
 import { exposeDevtools } from './lib/devtools';
-import App from './App';
+import { startAccountWatch } from './lib/account';
+import App, { preloadFirstScreen } from './App';
 
+performance.mark('strucc:main');
 applyTheme(storedTheme());
 // Greeting the worker before React renders overlaps the socket handshake with the first paint.
 void connect().catch(() => undefined);
 startSignerBridge();
 trackActivity();
 exposeDevtools();
+startAccountWatch();
 
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+// A failed preload is retried by the route's own lazy load.
+void preloadFirstScreen(location.pathname)
+  .catch(() => undefined)
+  .then(() => {
+    if (!root) return;
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });

@@ -86,6 +86,7 @@ export function connect(): Promise<Api> {
     config.holdsTabLock = holdsTabLock;
     return remote.hello(tabId, config);
   }).then(() => {
+    performance.mark('strucc:hello');
     startLifecycle(remote);
     return remote;
   });

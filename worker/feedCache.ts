@@ -143,6 +143,7 @@ export class FeedCache {
   /** Rows read ahead at worker start, by key: the first openFeed and feed list then need no disk read. */
   private readonly ahead = new Map<string, CachedPage | CachedList>();
   private preloading: Promise<void> | undefined;
+  private preloadingLists: Promise<void> | undefined;
 
   constructor(
     private readonly db: CacheDb,
@@ -163,23 +164,27 @@ export class FeedCache {
   }
 
   /**
-   * Reads the most recently used pages and every feed list while the worker is still starting. Opening
+   * Reads every feed list and the most recently used page while the worker is still starting. Opening
    * IndexedDB in a new worker costs more than the reads; done here it overlaps the tab's own start.
+   * The lists are small and asked first (the tab needs the home feed list before it opens a feed), so
+   * they do not wait for the pages, whose structured clone is the slow part.
    */
-  preload(pages = 3): Promise<void> {
-    this.preloading ??= this.safely(async () => {
-      const [pageKeys, listKeys] = await Promise.all([this.db.keysByUse('pages'), this.db.keysByUse('lists')]);
-      const rows = await Promise.all([
-        ...pageKeys.slice(-pages).map((key) => this.db.get('pages', key)),
-        ...listKeys.map((key) => this.db.get('lists', key)),
-      ]);
+  preload(pages = 1): Promise<void> {
+    this.preloadingLists ??= this.safely(async () => {
+      const listKeys = await this.db.keysByUse('lists');
+      const rows = await Promise.all(listKeys.map((key) => this.db.get('lists', key)));
       for (const row of rows) if (row && !this.ahead.has(row.key)) this.ahead.set(row.key, row);
     }).then(() => undefined);
-    return this.preloading;
+    this.preloading ??= this.safely(async () => {
+      const pageKeys = await this.db.keysByUse('pages');
+      const rows = await Promise.all(pageKeys.slice(-pages).map((key) => this.db.get('pages', key)));
+      for (const row of rows) if (row && !this.ahead.has(row.key)) this.ahead.set(row.key, row);
+    }).then(() => undefined);
+    return Promise.all([this.preloadingLists, this.preloading]).then(() => undefined);
   }
 
   private async read<S extends 'pages' | 'lists'>(store: S, key: string): Promise<CacheStores[S] | undefined> {
-    await this.preloading;
+    await (store === 'lists' ? this.preloadingLists : this.preloading);
     const early = this.ahead.get(key);
     if (early) {
       this.ahead.delete(key);

@@ -4,6 +4,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
+import { checkFirstScreenViewer } from './firstScreen';
 import type { AccountAction, AccountSnapshot, ActionResult, SettingsAction, StruccApi } from '../../worker/types';
 
 /** The worker implements every optional method; Comlink's Remote cannot call an optional one. */
@@ -17,10 +18,13 @@ export async function fullApi(): Promise<FullApi> {
 export type { Api };
 
 let snapshot: AccountSnapshot | null = null;
+/** States in which the worker does not know yet who is signed in. */
+const PENDING_LOGIN = new Set<AccountSnapshot['login']['state']>(['booting', 'detecting', 'busy', 'unlocking', 'pinPrompt']);
 const listeners = new Set<() => void>();
 let started = false;
 
-function start(): void {
+/** Starts following the account (main.tsx does, so a logout clears the kept first screen even before any hook asks). */
+export function startAccountWatch(): void {
   if (started) return;
   started = true;
   fullApi()
@@ -29,6 +33,7 @@ function start(): void {
         tabId,
         Comlink.proxy((s: AccountSnapshot) => {
           snapshot = s;
+          if (!PENDING_LOGIN.has(s.login.state)) checkFirstScreenViewer(s.login.pubkey ?? '');
           for (const listener of listeners) listener();
         }),
       ),
@@ -40,7 +45,7 @@ function start(): void {
 }
 
 function subscribe(listener: () => void): () => void {
-  start();
+  startAccountWatch();
   listeners.add(listener);
   return () => listeners.delete(listener);
 }

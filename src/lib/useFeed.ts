@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FeedDefinition, FeedSnapshot } from '../../worker/types';
 import { Comlink, connect, getApi, tabId } from '../worker-client';
+import { firstScreenFeeds, firstScreenSnapshot, keepFirstScreenFeeds, keepFirstScreenNotes } from './firstScreen';
 
 export type LoadState<T> = { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: string };
 
@@ -19,15 +20,20 @@ function useRehelloGeneration(): number {
   return generation;
 }
 
+/** The home feed list; a revisit starts from the list kept with the first screen. */
 export function useHomeFeeds(): { state: LoadState<FeedDefinition[]>; retry: () => void } {
-  const [state, setState] = useState<LoadState<FeedDefinition[]>>({ status: 'loading' });
+  const [state, setState] = useState<LoadState<FeedDefinition[]>>(() => {
+    const kept = firstScreenFeeds();
+    return kept ? { status: 'ready', value: kept.filter((f) => f.enabled !== false) } : { status: 'loading' };
+  });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
-    setState({ status: 'loading' });
+    if (attempt > 0 || !firstScreenFeeds()) setState({ status: 'loading' });
     connect()
       .then((api) => api.getHomeFeeds())
       .then((feeds) => {
+        keepFirstScreenFeeds(feeds);
         if (live) setState({ status: 'ready', value: feeds.filter((f) => f.enabled !== false) });
       })
       .catch((err: unknown) => {
@@ -47,8 +53,12 @@ export interface FeedControls {
   retry: () => void;
 }
 
-export function useFeed(spec: string | undefined): FeedControls {
-  const [snapshot, setSnapshot] = useState<FeedSnapshot | null>(null);
+/**
+ * An open feed's snapshots. With keepFirstScreen (the home feed), the first cards are kept for the
+ * next visit and painted from there until the worker answers.
+ */
+export function useFeed(spec: string | undefined, keepFirstScreen = false): FeedControls {
+  const [snapshot, setSnapshot] = useState<FeedSnapshot | null>(() => (keepFirstScreen && spec ? firstScreenSnapshot(spec) : null));
   const [attempt, setAttempt] = useState(0);
   const generation = useRehelloGeneration();
   const handleRef = useRef<number | null>(null);
@@ -57,14 +67,17 @@ export function useFeed(spec: string | undefined): FeedControls {
     if (!spec) return;
     let live = true;
     let handle: number | null = null;
-    setSnapshot(null);
+    setSnapshot((current) => (current?.spec === spec ? current : keepFirstScreen ? firstScreenSnapshot(spec) : null));
     connect()
       .then((api) =>
         api.openFeed(
           tabId,
           spec,
           Comlink.proxy((next: FeedSnapshot) => {
-            if (live) setSnapshot(next);
+            if (!live) return;
+            // A cached page still loading would replace the kept cards with a skeleton: keep them until notes come.
+            setSnapshot((current) => (current?.fromCache && next.notes.length === 0 && next.status !== 'error' ? current : next));
+            if (keepFirstScreen && next.notes.length && !next.fromCache) keepFirstScreenNotes(spec, next.notes);
           }),
         ),
       )
@@ -93,7 +106,7 @@ export function useFeed(spec: string | undefined): FeedControls {
       handleRef.current = null;
       if (handle !== null) void getApi()?.closeFeed(handle);
     };
-  }, [spec, attempt, generation]);
+  }, [spec, attempt, generation, keepFirstScreen]);
 
   const loadMore = useCallback(() => {
     const handle = handleRef.current;

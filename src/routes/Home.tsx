@@ -40,7 +40,7 @@ export default function Home() {
 
   const feeds = feedsState.status === 'ready' ? feedsState.value : [];
   const active = feeds.find((f) => f.spec === selected) ?? feeds[0];
-  const { snapshot, loadMore, showPending, retry } = useFeed(active?.spec);
+  const { snapshot, loadMore, showPending, retry } = useFeed(active?.spec, true);
 
   const select = useCallback((spec: string) => {
     setSelected(spec);
