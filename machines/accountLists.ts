@@ -37,6 +37,8 @@ export type ListAction = Extract<
       | 'unfollow'
       | 'mute'
       | 'unmute'
+      | 'muteTag'
+      | 'unmuteTag'
       | 'bookmark'
       | 'unbookmark'
       | 'subscribeMuteList'
@@ -55,6 +57,8 @@ const LIST_OF: Record<ListAction['type'], ListName> = {
   unfollow: 'contacts',
   mute: 'mutes',
   unmute: 'mutes',
+  muteTag: 'mutes',
+  unmuteTag: 'mutes',
   bookmark: 'bookmarks',
   unbookmark: 'bookmarks',
   subscribeMuteList: 'mutelists',
@@ -192,6 +196,7 @@ export function applyList(record: AccountRecord, list: ListName, remote: RemoteL
         ...record,
         mutedTags: remote.tags,
         mutedPrivate: remote.content,
+        mutedPrivateTags: remote.content === '' ? [] : remote.privateTags,
         muted: unique([...pTags(remote.tags), ...pTags(remote.privateTags ?? [])]),
         // Private mutes we could not read yet (no key at sync time): the list is taken again,
         // decrypted, before any change is published, so they are never dropped.
@@ -220,11 +225,32 @@ export function applyList(record: AccountRecord, list: ListName, remote: RemoteL
 
 const sameTag = (a: string[], b: string[]) => a[0] === b[0] && a[1] === b[1];
 
+/** Mute-list tags besides people: words, hashtags and threads. */
+export const MUTE_TAG_NAMES = new Set(['word', 't', 'e']);
+
+/** Words and hashtags match whatever their case, as the server's filter applies them. */
+function sameMuteTag(a: string[], b: string[]): boolean {
+  if (a[0] !== b[0] || typeof a[1] !== 'string' || typeof b[1] !== 'string') return false;
+  return a[0] === 'e' ? a[1] === b[1] : a[1].toLocaleLowerCase('hu') === b[1].toLocaleLowerCase('hu');
+}
+
+/**
+ * The private part of the mute list as it will be re-encrypted: every decrypted tag when they are
+ * known (words and threads too), else the private pubkeys, which are all the record has kept.
+ */
+export function privateMuteTags(record: AccountRecord): string[][] {
+  if (record.mutedPrivateTags) return record.mutedPrivateTags;
+  const publicP = new Set(pTags(record.mutedTags));
+  return record.muted.filter((p) => !publicP.has(p)).map((p) => ['p', p]);
+}
+
 function mutelistDraft(record: AccountRecord, entries: MuteListEntry[]): Draft {
   const flags: Record<string, { content: boolean; trending: boolean }> = {};
   const tags: string[][] = [['d', 'mutelists']];
   for (const e of withOwnMuteList(record.pubkey, entries)) {
     const tag = ['p', e.pubkey, e.relay ?? '', e.petname ?? ''];
+    // The cache server reads a subscription's scopes from the tag itself (no flags: both scopes).
+    if (!e.content || !e.trending) tag.push(JSON.stringify({ content: e.content, trending: e.trending }));
     while (tag.length > 2 && tag[tag.length - 1] === '') tag.pop();
     tags.push(tag);
     flags[e.pubkey] = { content: e.content, trending: e.trending };
@@ -253,18 +279,29 @@ export function planChange(record: AccountRecord, action: ListAction): Plan {
     case 'unmute': {
       const isMuted = record.muted.includes(action.pubkey);
       if (action.type === 'mute' ? isMuted : !isMuted) return ignored;
-      const publicP = new Set(pTags(record.mutedTags));
       let publicTags = record.mutedTags;
-      let privateTags = record.muted.filter((p) => !publicP.has(p)).map((p) => ['p', p]);
+      let privateTags = privateMuteTags(record);
       if (action.type === 'mute') {
         if (action.private) privateTags = [...privateTags, ['p', action.pubkey]];
         else publicTags = [...publicTags, ['p', action.pubkey]];
       } else {
         publicTags = publicTags.filter((t) => !(t[0] === 'p' && t[1] === action.pubkey));
-        privateTags = privateTags.filter((t) => t[1] !== action.pubkey);
+        privateTags = privateTags.filter((t) => !(t[0] === 'p' && t[1] === action.pubkey));
       }
       const draft: Draft = { kind: 10000, tags: publicTags, content: '', after: record.mutedSince };
       if (privateTags.length > 0) draft.encryptPrivate = privateTags;
+      return { kind: 'publish', draft };
+    }
+    case 'muteTag':
+    case 'unmuteTag': {
+      const tag = action.tag;
+      const privateTags = privateMuteTags(record);
+      const isMuted = [...record.mutedTags, ...privateTags].some((t) => sameMuteTag(t, tag));
+      if (!MUTE_TAG_NAMES.has(tag[0]) || !tag[1] || (action.type === 'muteTag' ? isMuted : !isMuted)) return ignored;
+      const publicTags = action.type === 'muteTag' ? [...record.mutedTags, tag] : record.mutedTags.filter((t) => !sameMuteTag(t, tag));
+      const draft: Draft = { kind: 10000, tags: publicTags, content: '', after: record.mutedSince };
+      const keptPrivate = action.type === 'muteTag' ? privateTags : privateTags.filter((t) => !sameMuteTag(t, tag));
+      if (keptPrivate.length > 0) draft.encryptPrivate = keptPrivate;
       return { kind: 'publish', draft };
     }
     case 'bookmark':

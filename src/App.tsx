@@ -9,6 +9,7 @@ import { useKeyboardShortcuts } from './lib/keyboard';
 import { preloadable } from './lib/preloadable';
 import { OverlayHost } from './components/OverlayHost';
 import { Toaster } from './components/Toaster';
+import { SettingsSync } from './components/settings/SettingsSync';
 import './styles/keyboard-focus.css';
 
 // Every screen is its own chunk; /home loads the shell plus the Home chunk only.
@@ -169,6 +170,7 @@ export default function App() {
       <KeyboardShortcuts />
       <OverlayHost />
       <Toaster />
+      <SettingsSync />
       <Switch>
         <Route path="/app-download-qr" component={Pages.appDownloadQr} />
         <Route path="/terms" component={Pages.terms} />

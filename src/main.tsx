@@ -5,7 +5,7 @@ import './styles/themes.css';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/feed.css';
-import { applyTheme, storedTheme } from './theme';
+import { applyAnimated, applyTheme, storedAnimated, storedTheme } from './theme';
 import { connect } from './worker-client';
 import { startSignerBridge } from './lib/signerBridge';
 import { trackActivity } from './lib/activity';
@@ -15,6 +15,7 @@ import App, { preloadFirstScreen } from './App';
 
 performance.mark('strucc:main');
 applyTheme(storedTheme());
+applyAnimated(storedAnimated());
 // Greeting the worker before React renders overlaps the socket handshake with the first paint.
 void connect().catch(() => undefined);
 startSignerBridge();

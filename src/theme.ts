@@ -4,7 +4,7 @@ export type Theme = (typeof THEMES)[number];
 const STORAGE_KEY = 'theme';
 export const DEFAULT_THEME: Theme = 'sunrise';
 
-function isTheme(value: unknown): value is Theme {
+export function isTheme(value: unknown): value is Theme {
   return typeof value === 'string' && (THEMES as readonly string[]).includes(value);
 }
 
@@ -32,4 +32,30 @@ export function setTheme(theme: Theme): void {
   }
   applyTheme(theme);
   window.dispatchEvent(new CustomEvent<Theme>('strucc:theme', { detail: theme }));
+}
+
+const ANIMATED_KEY = 'animated';
+
+/** Animations are on unless this device or the account turned them off. */
+export function storedAnimated(): boolean {
+  try {
+    return localStorage.getItem(ANIMATED_KEY) !== 'false';
+  } catch {
+    return true;
+  }
+}
+
+/** <html data-animated="false"> switches transitions and animations off (base.css). */
+export function applyAnimated(animated: boolean): void {
+  document.documentElement.dataset.animated = animated ? 'true' : 'false';
+}
+
+export function setAnimated(animated: boolean): void {
+  try {
+    localStorage.setItem(ANIMATED_KEY, String(animated));
+  } catch {
+    // Not persisting is acceptable: the choice still applies to this page.
+  }
+  applyAnimated(animated);
+  window.dispatchEvent(new CustomEvent<boolean>('strucc:animated', { detail: animated }));
 }

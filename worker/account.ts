@@ -7,7 +7,7 @@ import { createActor, fromPromise, waitFor, type Actor } from 'xstate';
 import { accountMachine, followRepairOpen, showPremiumReminder } from '../machines/account.ts';
 import { keyStateOf, loginMachine, type KeyState, type LoginSnapshot, type StoredLoginInfo } from '../machines/login.ts';
 import { cachePublisher, fetchMembership, fetchRemoteList, fetchRemoteLists, publishDraft, type CacheRequest, type Publisher } from './accountRemote.ts';
-import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty } from './keys.ts';
+import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty, toNsec } from './keys.ts';
 import { decryptWithPin, encryptWithPin, isPinEncrypted } from './pin.ts';
 import { SettingsService } from './settings.ts';
 import { Signer } from './signer.ts';
@@ -236,6 +236,12 @@ export class AccountService {
 
   cancelPin(): void {
     this.login.send({ type: 'CANCEL_PIN' });
+  }
+
+  /** Only a key this worker holds in memory; an extension's key never leaves the extension. */
+  revealSecret(): string | null {
+    const mode = this.signer.current;
+    return mode.kind === 'local' ? toNsec(mode.secret) : null;
   }
 
   async logout(): Promise<void> {

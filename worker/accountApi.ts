@@ -15,6 +15,7 @@ export type AccountApi = Required<
     | 'unlockPin'
     | 'cancelPin'
     | 'logout'
+    | 'revealSecret'
     | 'accountAction'
     | 'settingsAction'
     | 'signEvent'
@@ -51,6 +52,7 @@ export function createAccountApi(options: AccountApiOptions): { service: Account
       service.cancelPin();
     },
     logout: () => service.logout(),
+    revealSecret: async () => service.revealSecret(),
     accountAction: (action) => service.act(action),
     settingsAction: (action) => service.settingsAction(action),
     signEvent: (event) => service.signer.sign(event),

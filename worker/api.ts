@@ -5,10 +5,12 @@
 import { releaseProxy } from 'comlink';
 import { createActor, type AnyActorLogic } from 'xstate';
 import { cacheSocketMachine, socketStateOf, type CacheSocketSnapshot } from '../machines/cacheSocket.ts';
-import type { CacheObject, CacheReply, ClientConfig, FeedDefinition, FeedSnapshot, SocketSnapshot, StruccApi } from './types.ts';
+import { keyStateOf } from '../machines/login.ts';
+import type { CacheObject, CacheReply, ClientConfig, FeedDefinition, FeedSnapshot, RelayInfo, SocketSnapshot, StruccApi } from './types.ts';
 import { CacheClient, type Subscription } from './cache.ts';
 import { FeedRegistry, notify } from './feeds.ts';
 import { defaultFeedCache, type FeedCache } from './feedCache.ts';
+import { relayListLoader } from './relayListLoader.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
 import { Nip05Verifier, type Fetcher } from './nip05.ts';
 import { webSocketActor } from './socketActor.ts';
@@ -21,6 +23,8 @@ import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
 import type { Signer } from './publish.ts';
 import type { WebSocketFactory } from './relays.ts';
+import { publishLogLine, relayLogLines, socketLogLine, WorkerLog } from './logs.ts';
+import { checkCacheServerUrl } from './cacheServerUrl.ts';
 import { APP_VERSION, DEFAULT_GUEST_PUBKEY, TAB_SWEEP_MS, TAB_TIMEOUT_MS, tabLockName } from './config.ts';
 
 export interface ApiOptions {
@@ -97,6 +101,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   let nextWatch = 1;
   let wasConnected = false;
   let lastSocket: SocketSnapshot | undefined;
+  const log = new WorkerLog();
 
   const toSocketSnapshot = (snap: CacheSocketSnapshot): SocketSnapshot => ({
     state: socketStateOf(snap),
@@ -119,6 +124,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     ) {
       return;
     }
+    const line = socketLogLine(lastSocket, next);
+    if (line) log.add(line.level, 'socket', line.message);
     lastSocket = next;
     for (const w of watchers.values()) notify(w.cb, next);
   });
@@ -128,7 +135,11 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
   const feedCache = options.feedCache === undefined ? defaultFeedCache() : (options.feedCache ?? undefined);
   void feedCache?.preload();
-  const viewer = () => (config?.guestPubkey ?? DEFAULT_GUEST_PUBKEY) || undefined;
+  const guest = () => (config?.guestPubkey ?? DEFAULT_GUEST_PUBKEY) || undefined;
+  // Feeds are ranked and filtered for the signed-in user (follows, mutes); the guest account stands in
+  // for visitors (spec §6). Set once the account service exists below.
+  let signedInViewer: () => string | undefined = () => undefined;
+  const viewer = () => signedInViewer() ?? guest();
   const feeds = new FeedRegistry({
     request,
     userPubkey: viewer,
@@ -174,6 +185,11 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       w.release();
     }
     for (const [handle, s] of [...subscriptions]) if (s.tabId === tabId) unsubscribe(handle);
+    for (const [handle, l] of [...logHandles]) {
+      if (l.tabId !== tabId) continue;
+      logHandles.delete(handle);
+      l.stop();
+    }
     network.closeTab(tabId);
     account.service.closeTab(tabId);
     social.closeTab(tabId);
@@ -201,6 +217,22 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     publishTimeoutMs: options.publishTimeoutMs,
   });
 
+  // Every publish (notes, lists, settings...) passes here, so the devtools log sees each result.
+  const rawPublish = network.api.publish;
+  network.api.publish = async (event) => {
+    const result = await rawPublish(event);
+    const line = publishLogLine(event.kind, result);
+    log.add(line.level, 'publish', line.message);
+    return result;
+  };
+  let lastRelays: RelayInfo[] = [];
+  const stopRelayLog = network.relays.watch((list) => {
+    for (const line of relayLogLines(lastRelays, list)) log.add(line.level, 'relay', line.message);
+    lastRelays = list;
+  });
+  const logHandles = new Map<number, { tabId: string; stop: () => void }>();
+  let nextLog = 1;
+
   const account = createAccountApi({
     request,
     storage: options.accountStorage,
@@ -210,6 +242,11 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     releaser,
     touch,
   });
+  signedInViewer = () => {
+    const login = account.service.login.getSnapshot();
+    return keyStateOf(login) === 'none' ? undefined : login.context.pubkey;
+  };
+  account.service.login.subscribe(() => feeds.refreshViewer());
   const social: Social = createSocial({
     request,
     subscribe: (command, payload, handlers) => cache.subscribe(command, payload, handlers),
@@ -221,9 +258,25 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     throttleMs: options.feedThrottleMs,
   });
 
+  account.service.watch(
+    'worker',
+    relayListLoader({ request, relays: () => network.relays.snapshot(), setRelays: (event) => network.relays.setFromEvent(event) }),
+    () => undefined,
+  );
+
   const stopRelayWatch = network.relays.watch((list) =>
     account.service.setRelaySnapshot(Object.fromEntries(list.map((r) => [r.url, { read: r.read, write: r.write }]))),
   );
+
+  // The saved privacy-proxy setting follows the account into every worker start, not only the network page.
+  let appliedProxy: boolean | undefined;
+  account.service.watch('worker', (s) => {
+    if (s.settings.state !== 'ready') return;
+    const on = s.settings.settings.proxyThroughPrimal === true;
+    if (on === appliedProxy) return;
+    appliedProxy = on;
+    if (on !== network.activity.proxy) network.activity.setProxy(on);
+  }, () => undefined);
 
   const reactions = createReactions(request);
 
@@ -275,7 +328,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     request,
 
     async getHomeFeeds(): Promise<FeedDefinition[]> {
-      const who = viewer();
+      // The list is the same for everyone; one cached copy serves every viewer.
+      const who = guest();
       const fresh = request('get_home_feeds').then((reply) => {
         const list = parseFeedList(reply);
         if (list && feedCache) void feedCache.saveHomeFeeds(who, list);
@@ -331,6 +385,39 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       socket.send({ type: 'RESET' });
     },
 
+    async setCacheServer(url) {
+      const checked = checkCacheServerUrl(url);
+      if (!checked.ok) return checked;
+      if (config) config = { ...config, cacheServer: checked.url };
+      // The machine takes a new URL only when it is not online: close, then open the new one.
+      socket.send({ type: 'DISCONNECT' });
+      socket.send({ type: 'CONNECT', url: checked.url });
+      log.add('info', 'socket', `cache server set to ${checked.url}`);
+      return checked;
+    },
+
+    async watchLogs(tabId, cb) {
+      touch(tabId);
+      const handle = nextLog++;
+      const release = releaser(cb);
+      const stop = log.watch((entries) => notify(cb, entries));
+      logHandles.set(handle, {
+        tabId,
+        stop: () => {
+          stop();
+          release();
+        },
+      });
+      return handle;
+    },
+
+    async unwatchLogs(handle) {
+      const l = logHandles.get(handle);
+      if (!l) return;
+      logHandles.delete(handle);
+      l.stop();
+    },
+
     async verifyNip05(pubkey, nip05Address) {
       return nip05.verify(pubkey, nip05Address);
     },
@@ -344,6 +431,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();
+      stopRelayLog();
+      log.clearWatchers();
       social.dispose();
       account.service.dispose();
       cache.dispose();

@@ -54,6 +54,7 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     unlockPin: worker.unlockPin,
     cancelPin: worker.cancelPin,
     logout: worker.logout,
+    revealSecret: worker.revealSecret,
     accountAction: worker.accountAction,
     settingsAction: worker.settingsAction,
     signEvent: worker.signEvent,
@@ -91,6 +92,9 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     exploreZaps: worker.exploreZaps,
     exploreTopics: worker.exploreTopics,
     searchUsers: worker.searchUsers,
+    watchLogs: worker.watchLogs,
+    unwatchLogs: worker.unwatchLogs,
+    setCacheServer: worker.setCacheServer,
   };
 }
 

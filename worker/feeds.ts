@@ -126,6 +126,8 @@ interface FeedInstance {
   emit: () => void;
   /** Reads the cached page of the current spec. */
   restore: () => void;
+  /** Starts the feed over (same spec) for the current viewer. */
+  restart: () => void;
 }
 
 export interface FeedRegistryOptions {
@@ -150,12 +152,13 @@ export class FeedRegistry {
 
   open(tabId: string, spec: string, cb: (s: FeedSnapshot) => unknown, release: () => void = () => undefined): number {
     const handle = this.nextHandle++;
-    const actor = createActor(this.machine, { input: { spec, userPubkey: this.options.userPubkey() } });
+    const create = (forSpec: string) => createActor(this.machine, { input: { spec: forSpec, userPubkey: this.options.userPubkey() } });
+    let actor = create(spec);
     const throttle = new Throttle<FeedSnapshot>(this.options.throttleMs ?? SNAPSHOT_THROTTLE_MS, (s) => notify(cb, s));
     let previous: FeedSnapshot | undefined;
     const view = new CachedFeedView();
     const cache = this.options.cache;
-    const viewer = actor.getSnapshot().context.userPubkey;
+    let viewer = actor.getSnapshot().context.userPubkey;
     let saved: { spec: string; notes: FeedNote[] } | undefined;
     const emit = (now = false) => {
       const snap = actor.getSnapshot();
@@ -180,11 +183,32 @@ export class FeedRegistry {
         if (view.restore(notes)) emit(true);
       });
     };
-    actor.subscribe(() => emit());
-    this.feeds.set(handle, { tabId, actor, throttle, release, view, emit, restore });
+    let subscription = actor.subscribe(() => emit());
+    const instance: FeedInstance = { tabId, actor, throttle, release, view, emit, restore, restart: () => undefined };
+    // Notes are ranked and filtered for the viewer (follows, mutes), so a sign-in or sign-out starts the feed over.
+    instance.restart = () => {
+      const current = actor.getSnapshot().context.spec;
+      subscription.unsubscribe();
+      actor.stop();
+      view.reset();
+      saved = undefined;
+      actor = create(current);
+      viewer = actor.getSnapshot().context.userPubkey;
+      instance.actor = actor;
+      subscription = actor.subscribe(() => emit());
+      actor.start();
+      restore();
+    };
+    this.feeds.set(handle, instance);
     actor.start();
     restore();
     return handle;
+  }
+
+  /** Starts over every open feed that was opened for another viewer than the current one. */
+  refreshViewer(): void {
+    const now = this.options.userPubkey();
+    for (const feed of this.feeds.values()) if (feed.actor.getSnapshot().context.userPubkey !== now) feed.restart();
   }
 
   loadMore(handle: number): void {

@@ -126,7 +126,12 @@ export async function loadProfilePart(request: CacheRequest, input: ProfileLoadI
     }
     case 'sidebarNotes': {
       const objects = checked(await request('user_profile_scored_content', { pubkey, limit: SCORED_CONTENT_LIMIT, ...viewer }));
-      const notes = parseBundle(objects).notes.sort((a, b) => b.stats.score - a.stats.score);
+      // The reply carries the notes and their author only; the counts come from the notes' full bundle.
+      const scored = parseBundle(objects).notes;
+      const ids = scored.map((n) => n.event.id);
+      const full = ids.length ? parseBundle(checked(await request('events', { event_ids: ids, extended_response: true, ...viewer }))).notes : [];
+      const byId = new Map(full.map((n) => [n.event.id, n]));
+      const notes = scored.map((n) => byId.get(n.event.id) ?? n).sort((a, b) => b.stats.score - a.stats.score);
       return { what: 'sidebarNotes', notes };
     }
     case 'sidebarArticles':

@@ -286,6 +286,8 @@ export interface StruccApi {
   cancelPin?(): Promise<void>;
   /** Forgets the key and the stored login in every tab. */
   logout?(): Promise<void>;
+  /** The local key as an nsec, for the account page and the new-account wizard; null with an extension, read-only or no key. */
+  revealSecret?(): Promise<string | null>;
   /** Follow, mute, like, bookmarks, lists, drafts, emoji history... answered when done. */
   accountAction?(action: AccountAction): Promise<ActionResult>;
   settingsAction?(action: SettingsAction): Promise<ActionResult>;
@@ -349,6 +351,24 @@ export interface StruccApi {
   exploreTopics?(): Promise<ExploreTopic[]>;
   /** user_search {query, limit}: profiles by name, most followed first; an npub or nprofile finds that user. */
   searchUsers?(query: string, limit?: number): Promise<Profile[]>;
+
+  /** The worker's recent log (socket, relay and publish events, at most 200), now and after every entry. */
+  watchLogs?(tabId: string, cb: (entries: LogEntry[]) => void): Promise<number>;
+  unwatchLogs?(handle: number): Promise<void>;
+  /** Moves the cache socket to another ws(s) server URL (refused with 'Érvénytelen URL' otherwise). */
+  setCacheServer?(url: string): Promise<AddRelayResult>;
+}
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/** One line of the worker's log, for the devtools page. */
+export interface LogEntry {
+  /** ms since the epoch. */
+  at: number;
+  level: LogLevel;
+  /** 'socket', 'relay', 'publish'... */
+  source: string;
+  message: string;
 }
 
 export interface ExplorePage<T> {
@@ -416,6 +436,8 @@ export interface AccountRecord {
   mutedTags: string[][];
   /** The mute list's NIP-04-encrypted content, as published. */
   mutedPrivate: string;
+  /** The decrypted private tags of the mute list, when they could be read (every kind, not only p). */
+  mutedPrivateTags?: string[][];
   mutedSince: number;
   mutelists: MuteListEntry[];
   mutelistsSince: number;
@@ -548,6 +570,9 @@ export type AccountAction =
   | { type: 'repairFollows'; confirm: boolean }
   | { type: 'mute'; pubkey: string; private?: boolean }
   | { type: 'unmute'; pubkey: string }
+  /** A ['word', text], ['t', hashtag] or ['e', note id] tag of the mute list (kind 10000). */
+  | { type: 'muteTag'; tag: string[] }
+  | { type: 'unmuteTag'; tag: string[] }
   | { type: 'like'; note: { id: string; pubkey: string; kind: number } }
   | { type: 'bookmark'; tag: string[] }
   | { type: 'unbookmark'; tag: string[] }

@@ -7,8 +7,9 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
 import { displayName, emptyProfile, parseProfile } from '../../worker/profile';
-import type { AccountSnapshot, ActionResult, LoginRequest, NostrEvent, Profile, StruccApi } from '../../worker/types';
+import type { AccountSnapshot, ActionResult, NostrEvent, Profile, StruccApi } from '../../worker/types';
 import { Avatar } from './Avatar';
+import { openLogin, openOverlay } from '../lib/overlays';
 import '../styles/account.css';
 
 /** Comlink's Remote type cannot call an optional method; the worker always implements these. */
@@ -62,10 +63,6 @@ function useProfile(pubkey: string | undefined, stored: Profile | undefined): Pr
   return stored ?? fetched ?? emptyProfile(pubkey);
 }
 
-function hasExtension(): boolean {
-  return typeof (window as { nostr?: { signEvent?: unknown } }).nostr?.signEvent === 'function';
-}
-
 const LoginIcon = () => (
   <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
     <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3" />
@@ -103,14 +100,10 @@ export function AccountChip({ compact = false }: { compact?: boolean }) {
       .finally(() => setWorking(false));
   };
 
+  // The modal offers the extension (when this tab has one) and the private key, with a PIN.
   const signIn = () => {
     setNote(null);
-    if (!hasExtension()) {
-      setNote(t('account.needSigner'));
-      return;
-    }
-    const request: LoginRequest = { method: 'extension' };
-    run((api) => api.login(request));
+    openLogin();
   };
 
   const className = `account-chip${compact ? ' account-chip-compact' : ''}`;
@@ -154,6 +147,11 @@ export function AccountChip({ compact = false }: { compact?: boolean }) {
         <LoginIcon />
         <span className="account-action-text">{t('account.login')}</span>
       </button>
+      {!compact && (
+        <button type="button" className="account-welcome" onClick={() => openOverlay({ kind: 'gettingStarted' })}>
+          {t('account.gettingStarted')}
+        </button>
+      )}
       {note && (
         <p id={noteId} className="account-note" role="status">
           {note}

@@ -4,6 +4,7 @@ import type { FeedNote, FeedStatus } from '../../worker/types';
 import { NoteCard } from './NoteCard';
 import { NoteSkeleton } from './NoteSkeleton';
 import { WindowList } from './WindowList';
+import { useVisibleNotes } from './actions/state';
 
 const noteKey = (note: FeedNote) => note.key;
 
@@ -14,8 +15,9 @@ interface FeedListProps {
   onLoadMore: () => void;
 }
 
-export function FeedList({ notes, status, hasMore, onLoadMore }: FeedListProps) {
+export function FeedList({ notes: allNotes, status, hasMore, onLoadMore }: FeedListProps) {
   const { t } = useTranslation();
+  const notes = useVisibleNotes(allNotes);
   const setSize = hasMore ? -1 : notes.length;
   const nearEnd = useCallback(() => {
     if (hasMore && status === 'ready') onLoadMore();

@@ -1,16 +1,19 @@
 import { useTranslation } from 'react-i18next';
-import type { FeedDefinition } from '../../worker/types';
+import type { FeedDefinition, FeedList } from '../../worker/types';
+import { FeedSwitcherEdit } from './feedSettings/FeedSwitcherEdit';
 
 interface FeedSwitcherProps {
   feeds: FeedDefinition[];
   selected: string | undefined;
   onSelect: (spec: string) => void;
+  /** Which list the feeds are: adds the entries to the marketplace and the feed settings. */
+  list?: FeedList;
 }
 
 /** Toggle buttons rather than ARIA tabs: each choice replaces the whole list below, like a filter. */
-export function FeedSwitcher({ feeds, selected, onSelect }: FeedSwitcherProps) {
+export function FeedSwitcher({ feeds, selected, onSelect, list }: FeedSwitcherProps) {
   const { t } = useTranslation();
-  if (feeds.length < 2) return null;
+  if (feeds.length < 2 && !list) return null;
   return (
     <div className="feed-switcher" role="group" aria-label={t('feed.switcherLabel')}>
       {feeds.map((feed) => (
@@ -25,6 +28,7 @@ export function FeedSwitcher({ feeds, selected, onSelect }: FeedSwitcherProps) {
           {feed.name}
         </button>
       ))}
+      {list && <FeedSwitcherEdit list={list} />}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import {
 } from './Icons';
 import { LogoMark } from './Logo';
 import { AccountChip } from './AccountChip';
+import { NewNoteButton } from './composer/ComposeButton';
 import { version } from '../../package.json';
 import { formatBadgeCount } from '../lib/format';
 import { useNotificationCount, useReleases } from './notifications/badges';
@@ -176,6 +177,7 @@ export function SideNav() {
           })}
         </ul>
       </nav>
+      <NewNoteButton />
       <AccountChip />
       <ExtraLinks />
       <p className="app-version">{t('app.version', { version: version })}</p>
@@ -207,20 +209,23 @@ export function BottomNav() {
   const [location] = useLocation();
   const badges = useBadges();
   return (
-    <nav className="bottom-nav" aria-label={t('nav.phoneLabel')}>
-      <ul>
-        {NAV_ITEMS.filter((item) => item.phone).map(({ href, key, Icon }) => (
-          <li key={key}>
-            <Link href={href} className="bottom-link" aria-current={isActive(location, href) ? 'page' : undefined}>
-              <span className="nav-icon">
-                <Icon size={24} />
-                <Badge item={key} badges={badges} />
-              </span>
-              <span className="bottom-text">{t(`nav.${key}`)}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <>
+      <NewNoteButton floating />
+      <nav className="bottom-nav" aria-label={t('nav.phoneLabel')}>
+        <ul>
+          {NAV_ITEMS.filter((item) => item.phone).map(({ href, key, Icon }) => (
+            <li key={key}>
+              <Link href={href} className="bottom-link" aria-current={isActive(location, href) ? 'page' : undefined}>
+                <span className="nav-icon">
+                  <Icon size={24} />
+                  <Badge item={key} badges={badges} />
+                </span>
+                <span className="bottom-text">{t(`nav.${key}`)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </>
   );
 }

@@ -12,6 +12,8 @@ import { RepostIcon, VerifiedIcon } from './Icons';
 import { NoteContent } from './NoteContent';
 import { NoteStats } from './NoteStats';
 import { TopZaps } from './TopZaps';
+import { NoteMore } from './actions/NoteMore';
+import { ACTIONS_NS, useDeletedNotes } from './actions/state';
 
 // The modal and its lists load on the first click, not with every feed.
 const ReactionsModal = lazy(() => import('./ReactionsModal'));
@@ -72,6 +74,15 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
   const locale = i18n.resolvedLanguage ?? 'hu';
   const headingId = `note-${note.key}`;
   const [reactionsTab, setReactionsTab] = useState<ReactionTab | null>(null);
+  const deleted = useDeletedNotes().has(event.id);
+
+  if (deleted) {
+    return (
+      <article className="note note-deleted" data-note-id={event.id} aria-posinset={position} aria-setsize={setSize}>
+        <p>{t('deleted', { ns: ACTIONS_NS })}</p>
+      </article>
+    );
+  }
 
   return (
     <article className="note" data-note-id={event.id} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
@@ -105,6 +116,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
                 {formatRelativeTime(event.created_at, now, locale)}
               </time>
             </Link>
+            <NoteMore note={note} />
           </header>
           {reply && (
             <p className="note-replyto">
@@ -113,7 +125,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
           )}
           <NoteContent content={event.content} profiles={note.profiles} tags={event.tags} referencedEvents={note.referencedEvents} />
           <TopZaps zaps={note.topZaps} profiles={note.zapProfiles ?? note.profiles} onOpen={() => setReactionsTab('zaps')} />
-          <NoteStats stats={note.stats} actions={note.actions} onOpen={setReactionsTab} />
+          <NoteStats stats={note.stats} actions={note.actions} onOpen={setReactionsTab} note={note} />
         </div>
       </div>
       {reactionsTab && (

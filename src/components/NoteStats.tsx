@@ -1,9 +1,10 @@
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { NoteActions, NoteStats as Stats, ReactionTab } from '../../worker/types';
+import type { FeedNote, NoteActions, NoteStats as Stats, ReactionTab } from '../../worker/types';
 import { formatCount } from '../lib/format';
 import { NOTE_NS } from '../lib/noteI18n';
 import { LikeIcon, ReplyIcon, RepostIcon, ZapIcon } from './Icons';
+import { NoteActionBar } from './actions/NoteActionBar';
 
 type StatKind = 'replies' | 'likes' | 'reposts' | 'zaps';
 
@@ -19,9 +20,25 @@ const TAB_OF: Partial<Record<StatKind, ReactionTab>> = { likes: 'reactions', rep
 
 /**
  * The counts row. Likes, reposts and zaps open the reactions modal on their tab; the viewer's
- * own actions are marked in text as well as colour. Without `onOpen` the row is a read-only list.
+ * own actions are marked in text as well as colour. Without `onOpen` the row is a read-only list;
+ * with `note` as well it is the action bar (reply, repost, like, bookmark beside the counts).
  */
-export function NoteStats({ stats, actions, onOpen }: { stats: Stats; actions?: NoteActions; onOpen?: (tab: ReactionTab) => void }) {
+export function NoteStats({
+  stats,
+  actions,
+  onOpen,
+  note,
+}: {
+  stats: Stats;
+  actions?: NoteActions;
+  onOpen?: (tab: ReactionTab) => void;
+  note?: FeedNote;
+}) {
+  if (note && onOpen) return <NoteActionBar note={note} onOpen={onOpen} />;
+  return <StatsList stats={stats} actions={actions} onOpen={onOpen} />;
+}
+
+function StatsList({ stats, actions, onOpen }: { stats: Stats; actions?: NoteActions; onOpen?: (tab: ReactionTab) => void }) {
   const { t, i18n } = useTranslation();
   const { t: tn } = useTranslation(NOTE_NS);
   const items: StatItem[] = [

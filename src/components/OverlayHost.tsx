@@ -6,6 +6,8 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { closeOverlay, settleConfirm, useOverlays } from '../lib/overlays';
 import { Modal } from './Modal';
+import { FollowRepairHost } from './actions/FollowRepairHost';
+import { AccountGate } from './login/AccountGate';
 
 const LoginModal = lazy(() => import('./login/LoginModal'));
 const GettingStarted = lazy(() => import('./login/GettingStarted'));
@@ -17,6 +19,8 @@ export function OverlayHost() {
   const { overlay, confirm } = useOverlays();
   return (
     <>
+      <AccountGate />
+      <FollowRepairHost />
       {overlay && (
         <Suspense fallback={null}>
           {overlay.kind === 'login' && <LoginModal onClose={closeOverlay} />}

@@ -15,6 +15,7 @@ import { articleInfo } from '../components/reads/articleMeta';
 import { decodeArticleAddress, useArticleThread, type ArticleAddress } from '../components/reads/useArticle';
 import { readyEvents, useCacheRequest } from '../components/reads/useCache';
 import { registerNamespace } from '../i18n';
+import { useActingPubkey } from '../lib/account';
 import { formatCount } from '../lib/format';
 import { usePageTitle } from '../lib/hooks';
 import { mediaUrl } from '../lib/media';
@@ -41,6 +42,7 @@ function ArticleView({ note, address, replies }: { note: FeedNote; address: Arti
   const info = articleInfo(note);
   const name = displayName(note.author);
   const npub = note.author.npub || toNpub(note.author.pubkey);
+  const own = useActingPubkey() === note.event.pubkey;
 
   const addressKey = `${address.kind}:${address.pubkey}:${address.identifier}`;
   const addressArgs = { pubkey: address.pubkey, identifier: address.identifier, kind: address.kind };
@@ -64,6 +66,11 @@ function ArticleView({ note, address, replies }: { note: FeedNote; address: Arti
             {note.author.nip05 && <span className="article-author-nip05">{note.author.nip05.replace(/^_@/, '')}</span>}
           </span>
         </Link>
+        {own && info.naddr && (
+          <Link href={`/reads/edit?naddr=${info.naddr}`} className="button button-secondary article-edit">
+            {t('article.edit')}
+          </Link>
+        )}
       </div>
       <p className="article-meta">
         <time dateTime={new Date(info.publishedAt * 1000).toISOString()}>{t('article.published', { date: formatDay(info.publishedAt, locale) })}</time>

@@ -1,4 +1,121 @@
-// Filled in by issue 6.
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BookmarkList } from '../components/bookmarks/BookmarkList';
+import { bookmarkTags, type BookmarkTab } from '../components/bookmarks/useBookmarkItems';
+import { FeedSkeleton } from '../components/NoteSkeleton';
+import { StatusMessage } from '../components/StatusMessage';
+import { registerNamespace } from '../i18n';
+import { accountAction, useAccount } from '../lib/account';
+import { usePageTitle } from '../lib/hooks';
+import { openLogin } from '../lib/overlays';
+import hu from '../../locales/hu/bookmarks.json';
+import en from '../../locales/en/bookmarks.json';
+import '../styles/modal.css';
+import '../styles/reads.css';
+import '../styles/bookmarks.css';
+
+registerNamespace('bookmarks', { hu, en });
+
+const TABS: BookmarkTab[] = ['notes', 'articles'];
+
+function Tabs({ selected, counts, onSelect }: { selected: BookmarkTab; counts: Record<BookmarkTab, number>; onSelect: (tab: BookmarkTab) => void }) {
+  const { t } = useTranslation('bookmarks');
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    const next = (TABS.indexOf(selected) + step + TABS.length) % TABS.length;
+    onSelect(TABS[next]);
+    refs.current[next]?.focus();
+  };
+  return (
+    <div className="bookmarks-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={onKeyDown}>
+      {TABS.map((tab, i) => (
+        <button
+          key={tab}
+          ref={(el) => {
+            refs.current[i] = el;
+          }}
+          type="button"
+          role="tab"
+          id={`bookmarks-tab-${tab}`}
+          aria-selected={tab === selected}
+          aria-controls="bookmarks-panel"
+          tabIndex={tab === selected ? 0 : -1}
+          className="bookmarks-tab"
+          onClick={() => onSelect(tab)}
+        >
+          {t(`tabs.${tab}`)}
+          {counts[tab] > 0 && <span className="bookmarks-count">{counts[tab]}</span>}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function GuestPrompt() {
+  const { t } = useTranslation('bookmarks');
+  return (
+    <StatusMessage
+      title={t('guest.title')}
+      action={
+        <button type="button" className="button" onClick={openLogin}>
+          {t('guest.login')}
+        </button>
+      }
+    >
+      {t('guest.text')}
+    </StatusMessage>
+  );
+}
+
+const isTab = (v: unknown): v is BookmarkTab => v === 'notes' || v === 'articles';
+
+/** /bookmarks: the signed-in user's kind-10003 list, notes and articles in two tabs. */
 export default function Bookmarks() {
-  return null;
+  const { t } = useTranslation('bookmarks');
+  usePageTitle(t('title'));
+  const snapshot = useAccount();
+  const login = snapshot?.login;
+  const account = snapshot?.account;
+  const pubkey = login?.pubkey;
+  const remembered = account?.selectedFeeds.bookmarks;
+  const [picked, setPicked] = useState<BookmarkTab | null>(null);
+  const tab: BookmarkTab = picked ?? (isTab(remembered) ? remembered : 'notes');
+
+  const select = (next: BookmarkTab) => {
+    if (next === tab) return;
+    setPicked(next);
+    if (account) void accountAction({ type: 'setLocal', patch: { selectedFeeds: { ...account.selectedFeeds, bookmarks: next } } }).catch(() => undefined);
+  };
+
+  let body;
+  if (!login || login.state === 'booting' || login.state === 'detecting' || ((login.state === 'busy' || login.state === 'unlocking') && !pubkey)) {
+    body = <FeedSkeleton label={t('loading')} />;
+  } else if (!pubkey || login.state === 'loggedOut') {
+    body = <GuestPrompt />;
+  } else if (!account || account.pubkey !== pubkey) {
+    body = <FeedSkeleton label={t('loading')} />;
+  } else {
+    const counts = { notes: bookmarkTags(account.bookmarks, 'notes').length, articles: bookmarkTags(account.bookmarks, 'articles').length };
+    body = (
+      <>
+        <Tabs selected={tab} counts={counts} onSelect={select} />
+        <div role="tabpanel" id="bookmarks-panel" aria-labelledby={`bookmarks-tab-${tab}`} className="bookmarks-panel">
+          <BookmarkList key={`${pubkey}:${tab}`} tags={account.bookmarks} tab={tab} viewer={pubkey} canAct={login.state === 'signedIn'} />
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <div className="page page-bookmarks">
+      <header className="page-header">
+        <h1 className="page-title">{t('title')}</h1>
+        <p className="bookmarks-intro">{t('intro')}</p>
+      </header>
+      {body}
+    </div>
+  );
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FeedList } from '../components/FeedList';
 import { FeedSwitcher } from '../components/FeedSwitcher';
+import { useSwitcherFeeds } from '../components/feedSettings/useUserFeeds';
 import { NewNotesPill } from '../components/NewNotesPill';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { StatusMessage } from '../components/StatusMessage';
@@ -34,7 +35,10 @@ function useElapsed(active: boolean, ms: number): boolean {
 export default function Home() {
   const { t } = useTranslation();
   usePageTitle(t('nav.home'));
-  const { state: feedsState, retry: retryFeeds } = useHomeFeeds();
+  const { state: defaultFeeds, retry: retryFeeds } = useHomeFeeds();
+  // A signed-in user's own list (enabled feeds, in their order) replaces the defaults once it is loaded.
+  const userFeeds = useSwitcherFeeds('home');
+  const feedsState = userFeeds ? ({ status: 'ready', value: userFeeds } as const) : defaultFeeds;
   const [selected, setSelected] = useState<string | undefined>(readSelected);
   const socket = useSocketState();
 
@@ -110,7 +114,7 @@ export default function Home() {
     <div className="page page-home">
       <header className="page-header">
         <h1 className="page-title">{t('nav.home')}</h1>
-        <FeedSwitcher feeds={feeds} selected={active?.spec} onSelect={select} />
+        <FeedSwitcher feeds={feeds} selected={active?.spec} onSelect={select} list="home" />
         {snapshot && <NewNotesPill count={snapshot.pendingCount} authors={snapshot.pendingAuthors} onShow={onShowPending} />}
       </header>
       {socketDown && (snapshot?.notes.length ?? 0) > 0 && (

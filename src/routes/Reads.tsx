@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { FeedSwitcher } from '../components/FeedSwitcher';
+import { useSwitcherFeeds } from '../components/feedSettings/useUserFeeds';
 import { NewNotesPill } from '../components/NewNotesPill';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { StatusMessage } from '../components/StatusMessage';
@@ -10,6 +11,7 @@ import { parseFeedList, syntheticContent, topicSpec } from '../components/reads/
 import { FeaturedAuthor, TopicChips, TopPicks } from '../components/reads/ReadsExtras';
 import { readyEvents, useCacheRequest } from '../components/reads/useCache';
 import { registerNamespace } from '../i18n';
+import { useActingPubkey } from '../lib/account';
 import { usePageTitle } from '../lib/hooks';
 import { useFeed } from '../lib/useFeed';
 import hu from '../../locales/hu/reads.json';
@@ -42,13 +44,17 @@ function readSelected(): string | undefined {
 export default function ReadsRoute() {
   const { t } = useTranslation('reads');
   const topic = decodeTopic(useParams<{ topic?: string }>().topic);
+  const signedIn = useActingPubkey() !== undefined;
   usePageTitle(topic ? t('topicTitle', { topic }) : t('title'));
 
-  const feedsReply = useCacheRequest(topic ? null : 'get_reads_feeds', undefined, 'reads-feeds');
-  const feeds = useMemo(
+  // A signed-in user's own list (enabled feeds, in their order) replaces the server's defaults once loaded.
+  const userFeeds = useSwitcherFeeds('reads');
+  const feedsReply = useCacheRequest(topic || userFeeds ? null : 'get_reads_feeds', undefined, 'reads-feeds');
+  const defaultFeeds = useMemo(
     () => parseFeedList(syntheticContent(readyEvents(feedsReply.state), KIND_READS_FEEDS)).filter((f) => f.enabled),
     [feedsReply.state],
   );
+  const feeds = userFeeds ?? defaultFeeds;
   const [selected, setSelected] = useState<string | undefined>(readSelected);
   const active = feeds.find((f) => f.spec === selected) ?? feeds[0];
   const spec = topic ? topicSpec(topic) : active?.spec;
@@ -64,7 +70,7 @@ export default function ReadsRoute() {
     window.scrollTo({ top: 0 });
   }, []);
 
-  const feedsFailed = !topic && (feedsReply.state.status === 'error' || feedsReply.state.status === 'notice');
+  const feedsFailed = !topic && !userFeeds && (feedsReply.state.status === 'error' || feedsReply.state.status === 'notice');
   let body;
   if (feedsFailed) {
     body = (
@@ -80,7 +86,7 @@ export default function ReadsRoute() {
         {t('errorHint')}
       </StatusMessage>
     );
-  } else if (!topic && feedsReply.state.status === 'ready' && !active) {
+  } else if (!topic && (userFeeds || feedsReply.state.status === 'ready') && !active) {
     body = <StatusMessage title={t('noFeeds')}>{t('noFeedsHint')}</StatusMessage>;
   } else if (snapshot?.status === 'error' && snapshot.notes.length === 0) {
     body = (
@@ -129,9 +135,16 @@ export default function ReadsRoute() {
             <h1 className="page-title">{t('topicTitle', { topic })}</h1>
           </div>
         ) : (
-          <h1 className="page-title">{t('title')}</h1>
+          <div className="reads-title-row">
+            <h1 className="page-title">{t('title')}</h1>
+            {signedIn && (
+              <Link href="/reads/edit" className="button reads-write">
+                {t('write')}
+              </Link>
+            )}
+          </div>
         )}
-        {!topic && <FeedSwitcher feeds={feeds} selected={active?.spec} onSelect={select} />}
+        {!topic && <FeedSwitcher feeds={feeds} selected={active?.spec} onSelect={select} list="reads" />}
         {snapshot && <NewNotesPill count={snapshot.pendingCount} authors={snapshot.pendingAuthors} onShow={showPending} />}
       </header>
       <TopicChips current={topic} />

@@ -6,6 +6,8 @@ import { displayName, emptyProfile, parseProfile } from '../../worker/profile.ts
 import type { ActionResult, RelayInfo, StruccApi } from '../../worker/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
+import { signIn } from './support/session.ts';
+import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
 
 const base = () => process.env.STRUCC_URL!;
 const relayUrl = () => `${base().replace(/^http/, 'ws')}/relay`;
@@ -65,6 +67,9 @@ test('login in one tab shows in the other, the extension stub signs a follow, lo
 
   for (const page of [a, b]) await expect(chip(page).getByRole('button', { name: 'Bejelentkezés' })).toBeEnabled();
   await chip(a).getByRole('button', { name: 'Bejelentkezés' }).click();
+  const modal = a.getByRole('dialog', { name: 'Bejelentkezés' });
+  await modal.getByRole('button', { name: 'Bejelentkezés bővítménnyel' }).click();
+  await expect(modal).toBeHidden();
   for (const page of [a, b]) {
     await expect(chip(page)).toContainText(name);
     await expect(chip(page).getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
@@ -113,12 +118,52 @@ test('login in one tab shows in the other, the extension stub signs a follow, lo
   expect(after.cacheConnectionsTotal - before.cacheConnectionsTotal).toBe(1);
 });
 
-test('without a signer extension the button explains what is needed, and without devMode nothing is exposed', async ({ page }) => {
+test('without a signer extension the login modal offers the private key only, and without devMode nothing is exposed', async ({ page }) => {
   await page.goto(`${base()}/home`);
   const login = chip(page).getByRole('button', { name: 'Bejelentkezés' });
   await expect(login).toBeEnabled();
   await login.click();
-  await expect(chip(page).getByRole('status')).toHaveText('A bejelentkezéshez Nostr aláíró bővítmény vagy privát kulcs kell.');
+  const modal = page.getByRole('dialog', { name: 'Bejelentkezés' });
+  await expect(modal.getByLabel('Privát kulcs (nsec)', { exact: true })).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Bejelentkezés bővítménnyel' })).toHaveCount(0);
+  await expect(modal.getByRole('link', { name: 'Nincs még fiókod? Hozz létre egyet' })).toHaveAttribute('href', '/new');
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
   await expect(login).toBeVisible();
   expect(await page.evaluate(() => 'strucc' in window)).toBe(false);
+});
+
+test('the account page: npub with copy toast and QR code; the private key hidden until asked, never for an extension', async ({ context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openTab(page);
+  await page.goto(`${base()}/settings/account`);
+  await expect(page.getByText('A fiókbeállításokhoz jelentkezz be.')).toBeVisible();
+
+  const sk = generateSecretKey();
+  const nsec = nsecEncode(sk);
+  await page.waitForFunction(() => window.strucc !== undefined);
+  const result = await page.evaluate((key) => (window.strucc!.api as unknown as Driven).login({ method: 'nsec', nsec: key }), nsec);
+  expect(result).toMatchObject({ ok: true });
+  const npub = npubEncode(getPublicKey(sk));
+  await expect(page.getByTestId('account-npub')).toHaveText(npub);
+  await expect(page.getByRole('img', { name: 'QR-kód a nyilvános kulcsodhoz' })).toBeVisible();
+  await page.getByRole('button', { name: 'Nyilvános kulcs másolása' }).click();
+  await expect(page.getByText('A nyilvános kulcs a vágólapra került')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(npub);
+
+  const secret = page.getByTestId('account-nsec');
+  await expect(page.getByText('A privát kulcsodat soha ne oszd meg senkivel!', { exact: false })).toBeVisible();
+  await expect(secret).not.toContainText('nsec1');
+  await page.getByRole('button', { name: 'Megjelenítés' }).click();
+  await expect(secret).toHaveText(nsec);
+  await page.getByRole('button', { name: 'Elrejtés' }).click();
+  await expect(secret).not.toContainText('nsec1');
+});
+
+test('the account page explains that an extension keeps the private key', async ({ context }) => {
+  const { page } = await signIn(context, generateSecretKey(), '/settings/account');
+  await expect(page.getByText('a privát kulcsod a bővítményben van', { exact: false })).toBeVisible();
+  await expect(page.getByTestId('account-nsec')).toHaveCount(0);
 });

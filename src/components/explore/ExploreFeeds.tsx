@@ -5,8 +5,11 @@ import { useFeed } from '../../lib/useFeed';
 import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { StatusMessage } from '../StatusMessage';
+import { findFeed, toDefinition } from '../feedSettings/feedModel';
+import { addFeedTo, removeFeedFrom, useUserFeeds } from '../feedSettings/useUserFeeds';
 import { loadCatalogue } from './catalogue';
 import { useLoad } from './useExplore';
+import '../../styles/feeds.css';
 
 export const TIMEFRAMES = ['latest', 'trending', 'popular', 'mostzapped'] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];
@@ -46,6 +49,8 @@ interface Props {
 
 export function ExploreFeeds({ viewer, timeframe, scope, onChange }: Props) {
   const { t } = useTranslation('explore');
+  const { t: tf } = useTranslation('feeds');
+  const home = useUserFeeds('home');
   // Scopes other than everyone are about the user's own network: a guest has none.
   const activeScope: Scope = viewer ? scope : 'global';
   const { snapshot, loadMore, retry } = useFeed(exploreSpec(timeframe, activeScope, viewer));
@@ -80,14 +85,27 @@ export function ExploreFeeds({ viewer, timeframe, scope, onChange }: Props) {
         <nav className="feed-catalogue" aria-label={t('feeds.catalogue')}>
           <h2 className="section-title">{t('feeds.catalogue')}</h2>
           <ul>
-            {feeds.map((f) => (
-              <li key={f.id}>
-                <Link href={`/explore/feed/${encodeURIComponent(f.id)}`} className="catalogue-card">
-                  <span className="catalogue-name">{f.name}</span>
-                  {f.description && <span className="catalogue-desc">{f.description}</span>}
-                </Link>
-              </li>
-            ))}
+            {feeds.map((f) => {
+              const added = !!home.feeds && !!findFeed(home.feeds, f.spec);
+              return (
+                <li key={f.id} className="catalogue-item">
+                  <Link href={`/explore/feed/${encodeURIComponent(f.id)}`} className="catalogue-card">
+                    <span className="catalogue-name" id={`catalogue-${f.id}`}>
+                      {f.name}
+                    </span>
+                    {f.description && <span className="catalogue-desc">{f.description}</span>}
+                  </Link>
+                  <button
+                    type="button"
+                    className={`chip catalogue-add${added ? ' is-added' : ''}`}
+                    aria-describedby={`catalogue-${f.id}`}
+                    onClick={() => void (added && home.feeds ? removeFeedFrom('home', f.spec, home.feeds) : addFeedTo('home', toDefinition(f), home.canEdit))}
+                  >
+                    {tf(added ? 'explore.removeFromHome' : 'explore.addToHome')}
+                  </button>
+                </li>
+              );
+            })}
           </ul>
         </nav>
       )}

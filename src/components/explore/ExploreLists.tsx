@@ -10,6 +10,7 @@ import { mediaUrl } from '../../lib/media';
 import { useFeed } from '../../lib/useFeed';
 import type { Api } from '../../worker-client';
 import { Avatar } from '../Avatar';
+import { FollowButton } from '../actions/FollowButton';
 import { ZapIcon } from '../Icons';
 import { StatusMessage } from '../StatusMessage';
 import { useLoad, usePaged, type Paged } from './useExplore';
@@ -99,6 +100,7 @@ export function ExplorePeople({ viewer }: { viewer: string | undefined }) {
                 <span className="person-gain">{t('people.gain', { count: increase, formatted: formatCount(increase) })}</span>
                 <span className="person-followers">{t('people.followers', { count: followers, formatted: formatCount(followers) })}</span>
               </div>
+              <FollowButton pubkey={profile.pubkey} name={name} className="person-follow" />
             </li>
           );
         })}

@@ -14,6 +14,10 @@ export interface CatalogueFeed {
   description: string;
   spec: string;
   source: 'advanced' | 'dvm' | 'home';
+  /** DVM feeds: the announcing service's pubkey, its own picture and the announcement id (for its stats). */
+  pubkey?: string;
+  picture?: string;
+  eventId?: string;
 }
 
 /** mega_feed_directive ids of S §3.1 that name a feed by themselves, so /explore/feed/{id} opens them too. */
@@ -46,7 +50,7 @@ export function slugOf(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-function parseAdvanced(objects: CacheObject[]): CatalogueFeed[] {
+export function parseAdvanced(objects: CacheObject[]): CatalogueFeed[] {
   const obj = objects.find((o) => o.kind === ADVANCED_FEEDS_KIND);
   if (!obj?.content) return [];
   let list: unknown;
@@ -67,7 +71,7 @@ function parseAdvanced(objects: CacheObject[]): CatalogueFeed[] {
   return out;
 }
 
-function parseDvms(objects: CacheObject[]): CatalogueFeed[] {
+export function parseDvms(objects: CacheObject[], kind: 'notes' | 'reads' = 'notes'): CatalogueFeed[] {
   const out: CatalogueFeed[] = [];
   for (const o of objects) {
     if (o.kind !== DVM_KIND) continue;
@@ -81,13 +85,16 @@ function parseDvms(objects: CacheObject[]): CatalogueFeed[] {
       // A DVM without readable metadata still runs; its identifier names it.
     }
     const name = typeof meta.name === 'string' && meta.name ? meta.name : d;
-    const spec = typeof meta.primal_spec === 'string' ? meta.primal_spec : JSON.stringify({ dvm_id: d, dvm_pubkey: e.pubkey, kind: 'notes' });
-    out.push({ id: slugOf(d) || d, name, description: typeof meta.about === 'string' ? meta.about : '', spec, source: 'dvm' });
+    const spec = typeof meta.primal_spec === 'string' ? meta.primal_spec : JSON.stringify({ dvm_id: d, dvm_pubkey: e.pubkey, kind });
+    const feed: CatalogueFeed = { id: slugOf(d) || d, name, description: typeof meta.about === 'string' ? meta.about : '', spec, source: 'dvm', pubkey: e.pubkey, eventId: e.id };
+    const picture = typeof meta.picture === 'string' ? meta.picture : typeof meta.image === 'string' ? meta.image : '';
+    if (picture) feed.picture = picture;
+    out.push(feed);
   }
   return out;
 }
 
-function fromHome(feeds: FeedDefinition[]): CatalogueFeed[] {
+export function fromHome(feeds: FeedDefinition[]): CatalogueFeed[] {
   return feeds.map((f) => {
     let id = slugOf(f.name);
     try {

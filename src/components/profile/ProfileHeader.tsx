@@ -9,6 +9,7 @@ import { useNip05Verified } from '../../lib/nip05';
 import { Avatar } from '../Avatar';
 import { VerifiedIcon, ZapIcon } from '../Icons';
 import { NoteContent } from '../NoteContent';
+import { FollowButton } from '../actions/FollowButton';
 import { formatJoinDate, websiteHref } from './format';
 
 const AVATAR_SIZE = 116;
@@ -97,12 +98,15 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
         <div className="profile-avatar">
           <BigAvatar profile={profile} name={name} />
         </div>
-        <button type="button" className="button profile-qr-button" onClick={onQr}>
-          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false">
-            <path d="M3 3h7v7H3zM14 3h7v7h-7zM3 14h7v7H3zM14 14h3v3h-3zM20 14v.01M14 20h.01M17 20h4v-3" />
-          </svg>
-          {t('qr.open')}
-        </button>
+        <div className="profile-actions">
+          <button type="button" className="button profile-qr-button" onClick={onQr}>
+            <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false">
+              <path d="M3 3h7v7H3zM14 3h7v7h-7zM3 14h7v7H3zM14 14h3v3h-3zM20 14v.01M14 20h.01M17 20h4v-3" />
+            </svg>
+            {t('qr.open')}
+          </button>
+          <FollowButton pubkey={profile.pubkey} name={name} className="profile-follow" />
+        </div>
       </div>
       <div className="profile-identity">
         <div className="profile-name-row">

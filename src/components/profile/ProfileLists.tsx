@@ -9,6 +9,7 @@ import { formatCount, formatFullDate, formatRelativeTime } from '../../lib/forma
 import { useNow } from '../../lib/hooks';
 import { mediaUrl } from '../../lib/media';
 import { Avatar } from '../Avatar';
+import { FollowButton } from '../actions/FollowButton';
 import { ZapIcon } from '../Icons';
 import { mediaOf } from './format';
 import { useUserInfos } from './hooks';
@@ -121,7 +122,7 @@ export function UserList({ users, label }: { users: Profile[]; label: string }) 
         {users.slice(0, shown).map((u) => {
           const name = displayName(u);
           return (
-            <li key={u.pubkey} className="profile-user" data-pubkey={u.pubkey}>
+            <li key={u.pubkey} className="profile-user has-follow" data-pubkey={u.pubkey}>
               <Link href={profileHref(u)} className="profile-user-link">
                 <Avatar profile={u} name={name} size={44} />
                 <span className="profile-user-text">
@@ -130,6 +131,7 @@ export function UserList({ users, label }: { users: Profile[]; label: string }) 
                   {u.about && <span className="profile-user-about">{snippet(u.about)}</span>}
                 </span>
               </Link>
+              <FollowButton pubkey={u.pubkey} name={name} />
             </li>
           );
         })}

@@ -5,6 +5,7 @@ import { displayName } from '../../../worker/profile';
 import { formatCount } from '../../lib/format';
 import { useFeed } from '../../lib/useFeed';
 import { Avatar } from '../Avatar';
+import { FollowButton } from '../actions/FollowButton';
 import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { StatusMessage } from '../StatusMessage';
@@ -65,7 +66,7 @@ export function SearchResults({ query }: { query: string }) {
             {foundUsers.map((user) => {
               const name = displayName(user);
               return (
-                <li key={user.pubkey}>
+                <li key={user.pubkey} className="search-user-row">
                   <Link href={profileHref(user)} className="search-user">
                     <Avatar profile={user} name={name} size={40} />
                     <span className="search-user-text">
@@ -76,6 +77,7 @@ export function SearchResults({ query }: { query: string }) {
                       <span className="search-user-followers">{t('followers', { formatted: formatCount(user.followers), count: user.followers })}</span>
                     )}
                   </Link>
+                  <FollowButton pubkey={user.pubkey} name={name} />
                 </li>
               );
             })}

@@ -2,7 +2,7 @@
  * One thread: the parent chain (compact, oldest first, joined by a line), the focused note (larger,
  * with its full date) and the direct replies, each a NoteCard that links to its own thread.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFullDate } from '../../lib/format';
 import { FeedList } from '../FeedList';
@@ -11,6 +11,9 @@ import { FeedSkeleton } from '../NoteSkeleton';
 import { StatusMessage } from '../StatusMessage';
 import { byEngagement, newestFirst, type ReplyOrder } from './order';
 import { useThread } from './useThread';
+
+// The reply box (and the composer's strings) load with the thread, not with the first screen.
+const InlineReply = lazy(() => import('../composer/InlineReply'));
 
 export function MissingNote() {
   const { t } = useTranslation('thread');
@@ -99,6 +102,9 @@ export function ThreadView({ id }: { id: string }) {
           <time dateTime={new Date(note.event.created_at * 1000).toISOString()}>{formatFullDate(note.event.created_at, locale)}</time>
         </p>
       </section>
+      <Suspense fallback={null}>
+        <InlineReply key={note.event.id} note={note} onPublished={reload} />
+      </Suspense>
       <section className="thread-replies" aria-labelledby="thread-replies-title">
         <div className="thread-replies-head">
           <h2 id="thread-replies-title" className="thread-replies-title">

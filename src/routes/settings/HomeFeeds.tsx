@@ -1,4 +1,5 @@
-// Filled in by the settings work of issue 6.
+import { FeedSettings } from '../../components/feedSettings/FeedSettings';
+
 export default function HomeFeedsSettings() {
-  return null;
+  return <FeedSettings list="home" />;
 }

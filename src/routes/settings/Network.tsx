@@ -1,4 +1,38 @@
-// Filled in by the settings work of issue 6.
+/**
+ * /settings/network: relays with their live state, own and suggested relays, the caching
+ * service and its alternative, and the privacy proxy.
+ */
+import { useState } from 'react';
+import '../../components/network/i18n';
+import '../../components/moderation/moderation.css';
+import '../../components/network/network.css';
+import { useAccount } from '../../lib/account';
+import { CacheServer } from '../../components/network/CacheServer';
+import { useRelays } from '../../components/network/hooks';
+import { OwnRelays } from '../../components/network/OwnRelays';
+import { ProxyOption } from '../../components/network/ProxyOption';
+import { RelaysSection } from '../../components/network/RelaysSection';
+
 export default function NetworkSettings() {
-  return null;
+  const relays = useRelays();
+  const snapshot = useAccount();
+  const [pending, setPending] = useState(0);
+  const busy = pending > 0;
+  const run = async (f: () => Promise<void>) => {
+    setPending((n) => n + 1);
+    try {
+      await f();
+    } finally {
+      setPending((n) => n - 1);
+    }
+  };
+  const pubkey = snapshot?.account?.pubkey;
+  return (
+    <div className="mod-page">
+      <RelaysSection relays={relays} busy={busy} run={run} />
+      <OwnRelays pubkey={pubkey} relays={relays ?? []} busy={busy} run={run} />
+      <CacheServer />
+      <ProxyOption busy={busy} run={run} />
+    </div>
+  );
 }

@@ -1,0 +1,141 @@
+/**
+ * What the viewer has just done to notes, before the server's next answer knows it: likes,
+ * reposts and bookmarks shown at once (and rolled back on failure), and notes deleted in this
+ * session. Deletions and reposts also reach the other tabs of the same browser.
+ */
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import hu from '../../../locales/hu/actions.json';
+import en from '../../../locales/en/actions.json';
+import i18n, { registerNamespace } from '../../i18n';
+import type { FeedNote, NoteStats } from '../../../worker/types';
+import { accountAction, useAccount } from '../../lib/account';
+import { bookmarkTag, hasBookmark, shownStats, type ViewerState } from '../../lib/noteActions';
+import { toastError } from '../../lib/toast';
+
+// The card's own strings are few; the menu and the dialogs bring theirs in their own chunk.
+registerNamespace('actions', { hu, en });
+export const ACTIONS_NS = 'actions';
+
+interface Pending {
+  liked?: boolean;
+  reposted?: boolean;
+  bookmarked?: boolean;
+  /** The bookmark change was published; the entry goes once the account record shows it. */
+  bookmarkDone?: boolean;
+}
+
+let pending = new Map<string, Pending>();
+let deleted = new Set<string>();
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+type Message = { type: 'deleted'; id: string } | { type: 'reposted'; id: string };
+
+const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('strucc-note-actions');
+channel?.addEventListener('message', (e: MessageEvent<Message>) => {
+  if (e.data?.type === 'deleted') hideDeleted(e.data.id, false);
+  if (e.data?.type === 'reposted') setPending(e.data.id, { reposted: true }, false);
+});
+
+function setPending(id: string, patch: Pending, share = true): void {
+  const next = new Map(pending);
+  const merged = { ...(next.get(id) ?? {}), ...patch };
+  for (const key of Object.keys(merged) as (keyof Pending)[]) if (merged[key] === undefined) delete merged[key];
+  if (Object.keys(merged).length === 0) next.delete(id);
+  else next.set(id, merged);
+  pending = next;
+  emit();
+  if (share && patch.reposted) channel?.postMessage({ type: 'reposted', id } satisfies Message);
+}
+
+export function hideDeleted(id: string, share = true): void {
+  if (deleted.has(id)) return;
+  deleted = new Set(deleted).add(id);
+  emit();
+  if (share) channel?.postMessage({ type: 'deleted', id } satisfies Message);
+}
+
+export function markReposted(id: string, reposted: boolean | undefined): void {
+  setPending(id, { reposted });
+}
+
+export function useDeletedNotes(): ReadonlySet<string> {
+  return useSyncExternalStore(subscribe, () => deleted, () => deleted);
+}
+
+function usePending(): Map<string, Pending> {
+  return useSyncExternalStore(subscribe, () => pending, () => pending);
+}
+
+export interface NoteViewer extends ViewerState {
+  bookmarked: boolean;
+  stats: NoteStats;
+}
+
+/** The viewer's state of one note: the server's flags, the account record, then this tab's pending changes. */
+export function useNoteViewer(note: FeedNote): NoteViewer {
+  const account = useAccount()?.account;
+  const local = usePending().get(note.event.id);
+  const server = note.actions;
+  const liked = local?.liked ?? (!!server?.liked || !!account?.likes.includes(note.event.id));
+  const reposted = local?.reposted ?? !!server?.reposted;
+  const recordBookmarked = hasBookmark(account?.bookmarks, bookmarkTag(note.event));
+  const bookmarked = local?.bookmarked ?? recordBookmarked;
+  const bookmarkSettled = !!local?.bookmarkDone && local.bookmarked === recordBookmarked;
+  useEffect(() => {
+    if (bookmarkSettled) setPending(note.event.id, { bookmarked: undefined, bookmarkDone: undefined });
+  }, [bookmarkSettled, note.event.id]);
+  const viewer: ViewerState = { liked, reposted, replied: !!server?.replied, zapped: !!server?.zapped };
+  return { ...viewer, bookmarked, stats: shownStats(note.stats, server, viewer) };
+}
+
+/** Spec §4 Like: a kind 7 '+'; a second like of the same note is ignored by the account. */
+export async function likeNote(note: FeedNote, alreadyLiked: boolean): Promise<void> {
+  if (alreadyLiked) return;
+  const { id, pubkey, kind } = note.event;
+  setPending(id, { liked: true });
+  const result = await accountAction({ type: 'like', note: { id, pubkey, kind } }).catch(() => ({ ok: false }));
+  // A like cannot be taken back, so a published one simply stays marked here.
+  if (result.ok) return;
+  setPending(id, { liked: undefined });
+  toastError(i18n.t('toast.likeFailed', { ns: ACTIONS_NS }));
+}
+
+export async function toggleBookmark(note: FeedNote, bookmarked: boolean): Promise<void> {
+  const id = note.event.id;
+  const tag = bookmarkTag(note.event);
+  setPending(id, { bookmarked: !bookmarked, bookmarkDone: undefined });
+  const result = await accountAction({ type: bookmarked ? 'unbookmark' : 'bookmark', tag }).catch(() => ({ ok: false }));
+  if (result.ok) {
+    setPending(id, { bookmarkDone: true });
+    return;
+  }
+  setPending(id, { bookmarked: undefined, bookmarkDone: undefined });
+  toastError(i18n.t('toast.bookmarkFailed', { ns: ACTIONS_NS }));
+}
+
+/**
+ * A feed's notes without the muted authors' notes and reposts (the server leaves them out of the
+ * next page, but the open feed already holds them) and without notes deleted here.
+ */
+export function useVisibleNotes(notes: FeedNote[]): FeedNote[] {
+  const snapshot = useAccount();
+  const muted = snapshot?.account?.muted;
+  const own = snapshot?.login.pubkey;
+  const gone = useDeletedNotes();
+  return useMemo(() => {
+    const hidden = new Set((muted ?? []).filter((p) => p !== own));
+    if (hidden.size === 0 && gone.size === 0) return notes;
+    return notes.filter(
+      (n) => !gone.has(n.event.id) && !hidden.has(n.event.pubkey) && !(n.repostedBy && hidden.has(n.repostedBy.pubkey)),
+    );
+  }, [notes, muted, own, gone]);
+}

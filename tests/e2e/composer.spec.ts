@@ -1,0 +1,296 @@
+/**
+ * Writing notes end to end, signed in with a fresh key through the NIP-07 stub: the composer modal
+ * (hashtag, @mention from the autocomplete, publish, the kind 1 read back from the server's relay,
+ * the note in a second tab), the thread page's inline reply (NIP-10 markers), drafts across a
+ * reload and the draft-save question, media upload with progress and cancel, and the §8 toasts.
+ */
+import { deflateSync } from 'node:zlib';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import WebSocket from 'ws';
+import { neventEncode, npubEncode } from 'nostr-tools/nip19';
+import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
+import { demoUser } from '../../server/demo/accounts.ts';
+import { displayName, parseProfile } from '../../worker/profile.ts';
+import type { AccountSnapshot } from '../../worker/types.ts';
+import type { StruccDevtools } from '../../src/lib/devtools.ts';
+import { latestEvent, openApp, queryRelay, relayUrl, signIn, type Driven } from './support/session.ts';
+
+/** Demo user 23 is only mentioned here, never signed in as. */
+const MENTIONED = demoUser(23);
+const now = () => Math.floor(Date.now() / 1000);
+
+const composer = (page: Page) => page.getByRole('dialog', { name: /Új bejegyzés|Válasz|Idézés/ });
+const textArea = (scope: Locator) => scope.getByRole('textbox', { name: 'A bejegyzés szövege' });
+const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
+
+async function openComposer(page: Page) {
+  await page.locator('.side-nav [data-new-note]').click();
+  await expect(composer(page)).toBeVisible();
+  return composer(page);
+}
+
+/** Publishes an event to the server's relay as another person would, waiting for its OK. */
+function publishRaw(event: Event): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(relayUrl());
+    const timer = setTimeout(() => (ws.close(), reject(new Error('no OK'))), 10_000);
+    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
+    ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as unknown[];
+      if (msg[0] !== 'OK' || msg[1] !== event.id) return;
+      clearTimeout(timer);
+      ws.close();
+      if (msg[2] === true) resolve();
+      else reject(new Error(String(msg[3])));
+    });
+    ws.on('error', reject);
+  });
+}
+
+/** Resolves once the worker's account record holds `text` as the draft under `parent`. */
+async function waitForDraft(page: Page, text: string | undefined, parent = 'root'): Promise<void> {
+  await page.evaluate(
+    ({ text, parent }) =>
+      new Promise<void>((resolve) => {
+        const { api, tabId, proxy } = window.strucc as StruccDevtools & { api: Driven };
+        void api.watchAccount(
+          tabId,
+          proxy((s: AccountSnapshot) => {
+            if (s.account?.noteDraft[parent] === text) resolve();
+          }),
+        );
+      }),
+    { text, parent },
+  );
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A 3×3 greyscale PNG with random pixels, so every run uploads a blob the server has not seen. */
+function generatedPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([head, typed, crc]);
+  };
+  const header = Buffer.from([0, 0, 0, 3, 0, 0, 0, 3, 8, 0, 0, 0, 0]);
+  const rows = Buffer.concat([0, 1, 2].map(() => Buffer.from([0, ...Array.from({ length: 3 }, () => Math.floor(Math.random() * 256))])));
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('a note with a hashtag and a mention from the autocomplete is published, tagged and shown in a second tab', async ({ context }) => {
+  const key = generateSecretKey();
+  const me = getPublicKey(key);
+  const [meta] = await queryRelay({ kinds: [0], authors: [MENTIONED.pubkey], limit: 1 });
+  const profile = parseProfile(meta);
+  const handle = profile.name.replace(/\s.*$/, '');
+  expect(handle.length).toBeGreaterThan(1);
+
+  const { page } = await signIn(context, key);
+  const since = now() - 5;
+  const dialog = await openComposer(page);
+  const text = textArea(dialog);
+  await expect(text).toBeFocused();
+  await text.pressSequentially('Helló #Strucc, ');
+  await text.pressSequentially(`@${handle}`);
+
+  const option = dialog.locator(`[role="option"][data-pubkey="${MENTIONED.pubkey}"]`);
+  await expect(option).toBeVisible();
+  await expect(option).toContainText(displayName(profile));
+  const options = dialog.getByRole('option');
+  expect(await options.count()).toBeLessThanOrEqual(10);
+  // Walk the list with the keyboard to the person and choose with Enter.
+  const index = await options.evaluateAll((els, pk) => els.findIndex((e) => e.getAttribute('data-pubkey') === pk), MENTIONED.pubkey);
+  for (let i = 0; i < index; i++) await text.press('ArrowDown');
+  await expect(option).toHaveAttribute('aria-selected', 'true');
+  await text.press('Enter');
+  const npub = npubEncode(MENTIONED.pubkey);
+  await expect(text).toHaveValue(`Helló #Strucc, nostr:${npub} `);
+  await expect(dialog.getByRole('listbox')).toHaveCount(0);
+
+  await text.pressSequentially('szia!');
+  await expect(dialog.getByText(`${'Helló #Strucc, '.length + 'nostr:'.length + npub.length + ' szia!'.length} karakter`)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Közzététel' }).click();
+  await expect(toast(page, 'Bejegyzés sikeresen közzétéve')).toHaveText('Bejegyzés sikeresen közzétéve');
+  await expect(composer(page)).toHaveCount(0);
+
+  const note = await latestEvent(me, 1, since);
+  expect(note.content).toBe(`Helló #Strucc, nostr:${npub} szia!`);
+  expect(note.tags).toContainEqual(['t', 'strucc']);
+  expect(note.tags).toContainEqual(['p', MENTIONED.pubkey, '', 'mention']);
+
+  // The same worker, another tab: the note's own page shows it.
+  const second = await context.newPage();
+  await openApp(second, `/e/${neventEncode({ id: note.id, author: me })}`);
+  await expect(second.locator('.thread-focus')).toHaveAttribute('data-focused-note', note.id);
+  await expect(second.locator('.thread-focus .note-content')).toContainText('Helló');
+});
+
+test("the thread page's inline reply carries the root and reply markers and the author's p tag", async ({ context }) => {
+  const other = generateSecretKey();
+  const otherPk = getPublicKey(other);
+  const root = finalizeEvent({ kind: 1, created_at: now() - 60, tags: [], content: 'Gyökér bejegyzés a választeszthez' }, other);
+  await publishRaw(root);
+  const parent = finalizeEvent(
+    { kind: 1, created_at: now() - 30, tags: [['e', root.id, '', 'root', otherPk], ['p', otherPk]], content: 'Köztes válasz a gyökérre' },
+    other,
+  );
+  await publishRaw(parent);
+
+  const key = generateSecretKey();
+  const me = getPublicKey(key);
+  const { page } = await signIn(context, key, `/e/${neventEncode({ id: parent.id, author: otherPk })}`);
+  await expect(page.locator('.thread-focus')).toHaveAttribute('data-focused-note', parent.id);
+  const since = now() - 5;
+
+  await page.getByRole('button', { name: 'Válasz írása erre a bejegyzésre' }).click();
+  const form = page.getByRole('region', { name: 'Válasz írása erre a bejegyzésre' });
+  const text = textArea(form);
+  await expect(text).toBeFocused();
+  await text.fill('Egyetértek, jó gondolat');
+  await text.press('Control+Enter');
+  await expect(toast(page, 'Bejegyzés sikeresen közzétéve')).toBeVisible();
+
+  const reply = await latestEvent(me, 1, since);
+  expect(reply.content).toBe('Egyetértek, jó gondolat');
+  // Relay hints (index 2) depend on where the cache saw the notes; ids, markers and pubkeys do not.
+  const eTags = reply.tags.filter((t) => t[0] === 'e');
+  expect(eTags.map((t) => [t[1], t[3], t[4]])).toEqual([
+    [root.id, 'root', otherPk],
+    [parent.id, 'reply', otherPk],
+  ]);
+  expect(reply.tags.filter((t) => t[0] === 'p').map((t) => t[1])).toEqual([otherPk]);
+  // The form folds back and the reply joins the thread.
+  await expect(page.getByRole('button', { name: 'Válasz írása erre a bejegyzésre' })).toBeVisible();
+  await expect(page.locator(`.thread-replies [data-note-id="${reply.id}"]`)).toBeVisible();
+});
+
+test('a draft survives a reload; closing with text asks to save, discard or go back', async ({ context }) => {
+  const { page } = await signIn(context, generateSecretKey());
+  let dialog = await openComposer(page);
+  await textArea(dialog).fill('Félkész gondolat a piszkozatba');
+  await waitForDraft(page, 'Félkész gondolat a piszkozatba');
+
+  await page.reload();
+  await page.waitForFunction(() => window.strucc !== undefined);
+  dialog = await openComposer(page);
+  await expect(textArea(dialog)).toHaveValue('Félkész gondolat a piszkozatba');
+
+  // Escape with text: the question, and "Mégse" goes back to the text.
+  await page.keyboard.press('Escape');
+  const ask = page.getByRole('dialog', { name: 'Menti a piszkozatot?' });
+  await expect(ask).toBeVisible();
+  for (const name of ['Mentés', 'Elvetés', 'Mégse']) await expect(ask.getByRole('button', { name, exact: true })).toBeVisible();
+  await ask.getByRole('button', { name: 'Mégse' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(textArea(dialog)).toHaveValue('Félkész gondolat a piszkozatba');
+
+  // "Mentés" keeps it for the next time.
+  await textArea(dialog).fill('Második változat');
+  await dialog.getByRole('button', { name: 'Bezárás' }).click();
+  await ask.getByRole('button', { name: 'Mentés' }).click();
+  await expect(composer(page)).toHaveCount(0);
+  dialog = await openComposer(page);
+  await expect(textArea(dialog)).toHaveValue('Második változat');
+
+  // "Elvetés" forgets it.
+  await page.keyboard.press('Escape');
+  await ask.getByRole('button', { name: 'Elvetés' }).click();
+  await expect(composer(page)).toHaveCount(0);
+  await waitForDraft(page, undefined);
+  dialog = await openComposer(page);
+  await expect(textArea(dialog)).toHaveValue('');
+  // An empty form closes without asking.
+  await page.keyboard.press('Escape');
+  await expect(composer(page)).toHaveCount(0);
+  await expect(ask).toHaveCount(0);
+});
+
+test('an uploaded PNG shows progress and lands in the text; cancel stops one; a text file is refused', async ({ context }) => {
+  const { page } = await signIn(context, generateSecretKey());
+  const dialog = await openComposer(page);
+  await textArea(dialog).fill('Nézd ezt:');
+  const file = dialog.locator('input[type="file"][data-composer-file]');
+
+  // Hold the PUT so the progress row can be seen, then let it through.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/upload', async (route) => {
+    if (route.request().method() === 'PUT') await held;
+    await route.continue();
+  });
+  await file.setInputFiles({ name: 'kep.png', mimeType: 'image/png', buffer: generatedPng() });
+  const row = dialog.locator('[data-upload="kep.png"]');
+  await expect(row.getByRole('progressbar', { name: /kep\.png feltöltése, \d+%/ })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Feltöltés megszakítása: kep.png' })).toBeVisible();
+  release();
+  await expect(row).toHaveCount(0);
+  await expect(textArea(dialog)).toHaveValue(/^Nézd ezt:\nhttps?:\/\/\S+$/);
+  const url = (await textArea(dialog).inputValue()).split('\n')[1];
+  await expect(dialog.getByRole('list', { name: 'Csatolt média' }).locator(`img[src="${url}"]`)).toBeVisible();
+  await page.unroute('**/upload');
+
+  // A second upload cancelled on its way leaves the text as it was.
+  let releaseSecond: () => void = () => undefined;
+  const heldSecond = new Promise<void>((resolve) => (releaseSecond = resolve));
+  await page.route('**/upload', async (route) => {
+    await heldSecond;
+    await route.continue().catch(() => undefined);
+  });
+  await file.setInputFiles({ name: 'masik.png', mimeType: 'image/png', buffer: generatedPng() });
+  await dialog.getByRole('button', { name: 'Feltöltés megszakítása: masik.png' }).click();
+  await expect(dialog.locator('[data-upload="masik.png"]')).toHaveCount(0);
+  releaseSecond();
+  await expect(textArea(dialog)).toHaveValue(`Nézd ezt:\n${url}`);
+  await page.unroute('**/upload');
+
+  await file.setInputFiles({ name: 'jegyzet.txt', mimeType: 'text/plain', buffer: Buffer.from('nem kép') });
+  await expect(toast(page, 'Nem támogatott fájltípus')).toBeVisible();
+  await expect(textArea(dialog)).toHaveValue(`Nézd ezt:\n${url}`);
+});
+
+test('the emoji panel inserts at the caret and lists what was used under "Legutóbb használt"', async ({ context }) => {
+  const { page } = await signIn(context, generateSecretKey());
+  const dialog = await openComposer(page);
+  const text = textArea(dialog);
+  await text.fill('Jó reggelt  kávé');
+  // The caret between the two spaces.
+  await text.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(11, 11));
+  await dialog.getByRole('button', { name: 'Emodzsi beszúrása' }).click();
+  const panel = dialog.getByRole('dialog', { name: 'Emodzsik' });
+  await expect(panel.getByRole('region', { name: 'Arcok' })).toBeVisible();
+  await expect(panel.getByRole('region', { name: 'Legutóbb használt' })).toHaveCount(0);
+  await panel.getByRole('region', { name: 'Étel és ital' }).getByRole('button', { name: '☕' }).click();
+  await expect(panel).toHaveCount(0);
+  await expect(text).toHaveValue('Jó reggelt ☕ kávé');
+
+  await dialog.getByRole('button', { name: 'Emodzsi beszúrása' }).click();
+  await expect(panel.getByRole('region', { name: 'Legutóbb használt' }).getByRole('button')).toHaveText(['☕']);
+  // Escape closes the panel only; the composer stays open.
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(composer(page)).toBeVisible();
+});
+
+test('with no relay connected publishing says so and keeps the text and the draft', async ({ context }) => {
+  const { page } = await signIn(context, generateSecretKey());
+  await page.evaluate((relay) => (window.strucc!.api as unknown as Driven).removeRelay(relay), relayUrl());
+  const dialog = await openComposer(page);
+  await textArea(dialog).fill('Ez most nem megy ki');
+  await dialog.getByRole('button', { name: 'Közzététel' }).click();
+  await expect(toast(page, 'Nincs kapcsolódó relé, próbáld újra egy kicsit később')).toBeVisible();
+  await expect(composer(page)).toBeVisible();
+  await expect(textArea(dialog)).toHaveValue('Ez most nem megy ki');
+  await waitForDraft(page, 'Ez most nem megy ki');
+});

@@ -1,0 +1,34 @@
+import { test } from '@playwright/test';
+import { generateSecretKey } from 'nostr-tools/pure';
+import { decode } from 'nostr-tools/nip19';
+import { demoIds } from './support/routes.ts';
+import { signIn, type Driven } from './support/session.ts';
+
+test('shots', async ({ context }) => {
+  const ids = await demoIds();
+  const a = decode(ids.naddr);
+  if (a.type !== 'naddr') throw new Error();
+  const { page } = await signIn(context, generateSecretKey(), '/reads/edit');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.getByLabel('Cím', { exact: true }).fill('Árvíztűrő tükörfúrógép');
+  await page.getByLabel('Összefoglaló', { exact: true }).fill('Rövid összefoglaló.');
+  await page.getByLabel('Témák', { exact: true }).fill('nostr');
+  await page.getByLabel('Témák', { exact: true }).press('Enter');
+  await page.getByLabel('A cikk szövege', { exact: true }).fill('# Cím\n\nEz **félkövér** és *dőlt*.\n\n> Idézet\n\n- egy\n- kettő\n\n`kód`');
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: '/tmp/h7-editor-wide.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: '/tmp/h7-editor-phone.png' });
+  await page.getByRole('tab', { name: 'Előnézet' }).click();
+  await page.screenshot({ path: '/tmp/h7-editor-phone-preview.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate((tag) => (window.strucc!.api as unknown as Driven).accountAction({ type: 'bookmark', tag }), ['e', ids.noteId]);
+  await page.evaluate((tag) => (window.strucc!.api as unknown as Driven).accountAction({ type: 'bookmark', tag }), ['a', `30023:${a.data.pubkey}:${a.data.identifier}`]);
+  await page.goto(page.url().replace(/\/reads\/edit.*/, '/bookmarks'));
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: '/tmp/h7-bookmarks.png' });
+  await page.getByRole('tab', { name: /Cikkek/ }).click();
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: '/tmp/h7-bookmarks-articles.png' });
+});

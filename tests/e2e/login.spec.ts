@@ -1,0 +1,154 @@
+/**
+ * The login modal, the PIN prompt and forgot PIN, through the UI against the real server.
+ * Fresh keys only; nothing is published here.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { nsecEncode } from 'nostr-tools/nip19';
+import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { displayName, emptyProfile } from '../../worker/profile.ts';
+import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
+import { openApp } from './support/session.ts';
+
+/** The wide layout's chip (the phone top bar's copy is hidden at this viewport). */
+const chip = (page: Page) => page.locator('.side-nav .account-chip');
+const nameOf = (pubkey: string) => displayName(emptyProfile(pubkey));
+
+async function openLoginModal(page: Page) {
+  await chip(page).getByRole('button', { name: 'Bejelentkezés' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Bejelentkezés' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('extension login through the modal shows the user in two tabs', async ({ context }) => {
+  const sk = generateSecretKey();
+  await installNip07Stub(context, sk);
+  await enableDevMode(context);
+  const a = await context.newPage();
+  const b = await context.newPage();
+  await openApp(a);
+  await openApp(b);
+  const name = nameOf(getPublicKey(sk));
+
+  const dialog = await openLoginModal(a);
+  await dialog.getByRole('button', { name: 'Bejelentkezés bővítménnyel' }).click();
+  await expect(dialog).toBeHidden();
+  for (const page of [a, b]) {
+    await expect(chip(page)).toContainText(name);
+    await expect(chip(page).getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
+  }
+});
+
+test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, right PIN, forgot PIN', async ({ context }) => {
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page);
+  const sk = generateSecretKey();
+  const nsec = nsecEncode(sk);
+  const name = nameOf(getPublicKey(sk));
+
+  const dialog = await openLoginModal(page);
+  // No extension in this browser: only the private key is offered.
+  await expect(dialog.getByRole('button', { name: 'Bejelentkezés bővítménnyel' })).toHaveCount(0);
+  const nsecField = dialog.getByLabel('Privát kulcs (nsec)', { exact: true });
+  await expect(nsecField).toHaveAttribute('type', 'password');
+  await dialog.getByRole('button', { name: 'Privát kulcs megjelenítése' }).click();
+  await expect(nsecField).toHaveAttribute('type', 'text');
+
+  await nsecField.fill('nsec1ezlogmarnemkulcs');
+  await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Adj meg egy érvényes privát kulcsot!');
+  await expect(nsecField).toHaveValue('nsec1ezlogmarnemkulcs');
+  await expect(nsecField).toHaveAttribute('aria-invalid', 'true');
+
+  await nsecField.fill(nsec);
+  await dialog.getByLabel('PIN-kód beállítása').check();
+  const pin = dialog.getByLabel('PIN-kód', { exact: true });
+  const pinAgain = dialog.getByLabel('PIN-kód újra', { exact: true });
+  await pin.fill('12');
+  await pinAgain.fill('12');
+  await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('A PIN-kódnak legalább 4 karakterből kell állnia.');
+  await expect(pin).toHaveValue('12');
+
+  await pin.fill('1234');
+  await pinAgain.fill('1243');
+  await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('A PIN-ek nem egyeznek');
+  await expect(pinAgain).toHaveValue('1243');
+  await expect(nsecField).toHaveValue(nsec);
+
+  await pinAgain.fill('1234');
+  await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(chip(page)).toContainText(name);
+
+  // The stored key is PIN-encrypted: a reload asks for the PIN.
+  await page.reload();
+  const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
+  await expect(prompt).toBeVisible();
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('9999');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt.getByRole('alert')).toHaveText('Hibás PIN-kód. Próbáld újra!');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('1234');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(chip(page)).toContainText(name);
+  await expect(chip(page).getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
+
+  // Forgot PIN: a clear warning, then the stored key is gone and the guest state shows.
+  await page.reload();
+  await expect(prompt).toBeVisible();
+  await prompt.getByRole('button', { name: 'Elfelejtettem a PIN-kódot' }).click();
+  const forgot = page.getByRole('dialog', { name: 'Elfelejtetted a PIN-kódot?' });
+  await expect(forgot).toContainText('töröljük');
+  await expect(forgot).toContainText('Az elveszett privát kulcsot sem a Strucc, sem más nem tudja visszaállítani.');
+  await forgot.getByRole('button', { name: 'Kulcs törlése és kijelentkezés' }).click();
+  await expect(forgot).toBeHidden();
+  await expect(chip(page).getByRole('button', { name: 'Bejelentkezés' })).toBeVisible();
+  await expect(chip(page)).not.toContainText(name);
+  await page.reload();
+  await expect(chip(page).getByRole('button', { name: 'Bejelentkezés' })).toBeEnabled();
+  await expect(page.getByRole('dialog', { name: 'PIN-kód megadása' })).toHaveCount(0);
+});
+
+test('cancelling the PIN prompt leaves the account read-only', async ({ context }) => {
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page);
+  const sk = generateSecretKey();
+  const result = await page.evaluate(
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '4321', pinConfirm: '4321' }),
+    nsecEncode(sk),
+  );
+  expect(result.ok).toBe(true);
+  await page.reload();
+  const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
+  await prompt.getByRole('button', { name: 'Most nem' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(chip(page)).toHaveAttribute('data-account-state', 'locked');
+  await expect(chip(page)).toContainText(nameOf(getPublicKey(sk)));
+});
+
+test('a first-time guest gets the getting-started modal once; the chip opens it again', async ({ context }) => {
+  // Automated browsers skip the welcome; this test plays a person's browser.
+  await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
+  const page = await context.newPage();
+  await page.goto(`${process.env.STRUCC_URL}/home`);
+  const welcome = page.getByRole('dialog', { name: 'Üdv a Struccon!' });
+  await expect(welcome).toBeVisible();
+  await expect(welcome.getByRole('button', { name: 'Fiók létrehozása' })).toBeVisible();
+  await welcome.getByRole('button', { name: 'Körülnézek előbb' }).click();
+  await expect(welcome).toBeHidden();
+  await page.reload();
+  await expect(chip(page).getByRole('button', { name: 'Bejelentkezés' })).toBeEnabled();
+  await expect(welcome).toHaveCount(0);
+
+  await chip(page).getByRole('button', { name: 'Mi az a Nostr? Első lépések' }).click();
+  await expect(welcome).toBeVisible();
+  await welcome.getByRole('button', { name: 'Bejelentkezés' }).click();
+  await expect(page.getByRole('dialog', { name: 'Bejelentkezés' })).toBeVisible();
+  await page.getByRole('link', { name: 'Nincs még fiókod? Hozz létre egyet' }).click();
+  await expect(page).toHaveURL(/\/new$/);
+  await expect(page.getByRole('heading', { name: 'Fiók létrehozása' })).toBeVisible();
+});

@@ -1,0 +1,82 @@
+/** Network settings and devtools: relays with their state, the kind-10002 list, the proxy, the log. */
+import { expect, test, type Page } from '@playwright/test';
+import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { baseUrl, latestEvent, relayUrl, signIn } from './support/session.ts';
+
+const relayRow = (page: Page, url: string) => page.locator(`.net-relay[data-url="${url}"]`);
+
+test('relays: invalid URL, remove with confirm, add back, write off saved as kind 10002', async ({ context }) => {
+  const sk = generateSecretKey();
+  const me = getPublicKey(sk);
+  const { page } = await signIn(context, sk, '/settings/network');
+  const url = relayUrl();
+
+  await expect(relayRow(page, url)).toContainText('Csatlakozva');
+  await expect(relayRow(page, url).locator('.net-dot')).toHaveAttribute('data-state', 'connected');
+
+  const field = page.getByLabel('Relé címe');
+  await field.fill('http://x');
+  await page.getByRole('button', { name: 'Relé hozzáadása' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Érvénytelen URL' })).toHaveText('Érvénytelen URL');
+  await expect(field).toHaveValue('http://x');
+
+  await relayRow(page, url).getByRole('button', { name: /^Eltávolítás/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Relé eltávolítása' });
+  await expect(dialog).toContainText('A relé eltávolításával megszakad a kapcsolat');
+  await dialog.locator('[data-confirm="yes"]').click();
+  await expect(relayRow(page, url)).toHaveCount(0);
+  await expect(page.getByText('Nem kapcsolódsz egyetlen reléhez sem.')).toBeVisible();
+
+  await field.fill(url);
+  await page.getByRole('button', { name: 'Relé hozzáadása' }).click();
+  await expect(relayRow(page, url)).toContainText('Csatlakozva');
+  await expect(field).toHaveValue('');
+  const since = Math.floor(Date.now() / 1000) - 5;
+  const added = await latestEvent(me, 10002, since);
+  expect(added.tags).toContainEqual(['r', url]);
+
+  const write = relayRow(page, url).getByRole('switch', { name: 'Írás' });
+  await write.click();
+  await expect(write).toHaveAttribute('aria-checked', 'false');
+  await expect
+    .poll(async () => (await latestEvent(me, 10002, since)).tags.some((t) => t[0] === 'r' && t[1] === url && t[2] === 'read'), { timeout: 20_000 })
+    .toBe(true);
+  // The read-only relay cannot lose its last flag.
+  await expect(relayRow(page, url).getByRole('switch', { name: 'Olvasás' })).toBeDisabled();
+});
+
+test('proxy option survives a reload; devtools shows the machines and the log', async ({ context }) => {
+  const sk = generateSecretKey();
+  const { page } = await signIn(context, sk, '/settings/network');
+  await expect(page.getByText('ws://', { exact: false }).first()).toBeVisible();
+  await expect(page.getByTestId('cache-state')).toHaveText('Csatlakozva');
+
+  const cacheField = page.getByLabel('Gyorsítótár-szerver címe', { exact: true });
+  await cacheField.fill('http://cache');
+  await page.getByRole('button', { name: 'Csatlakozás', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Érvénytelen URL' })).toBeVisible();
+  await expect(cacheField).toHaveValue('http://cache');
+
+  const proxy = page.getByRole('switch', { name: 'Kapcsolódás a relékhez a gyorsítótár-szerveren keresztül' });
+  await expect(proxy).toHaveAttribute('aria-checked', 'false');
+  await proxy.click();
+  await expect(proxy).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByText('A relékhez a gyorsítótár-szerveren keresztül kapcsolódunk')).toBeVisible();
+  await expect(relayRow(page, relayUrl())).toContainText('Szünetel');
+
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Kapcsolódás a relékhez a gyorsítótár-szerveren keresztül' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByText('A relékhez a gyorsítótár-szerveren keresztül kapcsolódunk')).toBeVisible();
+
+  await page.goto(`${baseUrl()}/settings/devtools`);
+  await expect(page.getByRole('switch', { name: 'Fejlesztői mód' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('dev-json-account')).toContainText('"state": "signedIn"');
+  await expect(page.getByTestId('dev-json-socket')).toContainText('"connected": true');
+  await expect(page.getByTestId('dev-json-activity')).toContainText('"proxy": true');
+  await expect(page.getByTestId('dev-log').locator('li').first()).toBeVisible();
+  await expect(page.getByTestId('dev-log')).toContainText('socket');
+
+  await page.getByRole('switch', { name: 'Fejlesztői mód' }).click();
+  await expect(page.getByText('A változás az oldal újratöltése után lép életbe.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Újratöltés' })).toBeVisible();
+});
