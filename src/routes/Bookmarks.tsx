@@ -10,11 +10,15 @@ import { usePageTitle } from '../lib/hooks';
 import { openLogin } from '../lib/overlays';
 import hu from '../../locales/hu/bookmarks.json';
 import en from '../../locales/en/bookmarks.json';
+import readsHu from '../../locales/hu/reads.json';
+import readsEn from '../../locales/en/reads.json';
 import '../styles/modal.css';
 import '../styles/reads.css';
 import '../styles/bookmarks.css';
 
 registerNamespace('bookmarks', { hu, en });
+// Article cards speak the reads namespace, which is otherwise registered only by the reads screens.
+registerNamespace('reads', { hu: readsHu, en: readsEn });
 
 const TABS: BookmarkTab[] = ['notes', 'articles'];
 

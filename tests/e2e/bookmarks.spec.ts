@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { decode } from 'nostr-tools/nip19';
 import type { ActionResult } from '../../worker/types.ts';
+import { englishIn } from './support/catalogue.ts';
 import { demoIds } from './support/routes.ts';
 import { baseUrl, latestEvent, openApp, queryRelay, signIn, type Driven } from './support/session.ts';
 
@@ -53,6 +54,7 @@ test('a bookmarked note and article show in their tabs; removing one shows in ev
   // Articles tab: the demo article's card with its title.
   await page.getByRole('tab', { name: /Cikkek/ }).click();
   await expect(articlesList(page).getByRole('heading', { name: title })).toBeVisible();
+  await expect(articlesList(page)).toContainText('perc olvasás');
   await expect(notesList(page)).toHaveCount(0);
 
   // A second tab of the same browser sees the same list.
@@ -104,6 +106,8 @@ test('the bookmarks page has no serious accessibility violations', async ({ cont
   const { page } = await signIn(context, generateSecretKey(), '/bookmarks');
   expect(await bookmark(page, ['e', ids.noteId])).toMatchObject({ ok: true });
   await expect(notesList(page).locator(`[data-note-id="${ids.noteId}"]`)).toBeVisible();
+  // Signed in, with content and messages on screen, still no English.
+  expect(englishIn(await page.locator('body').innerText()).map((p) => p.phrase)).toEqual([]);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const blocking = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -19,7 +19,12 @@ async function visibleText(page: import('@playwright/test').Page): Promise<strin
     const hints = [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[placeholder], textarea[placeholder]')]
       .filter((el) => el.offsetParent !== null)
       .map((el) => el.placeholder);
-    return [document.body.innerText, ...hints].join('\n');
+    // Raw data (the devtools page's JSON of the machines, marked translate="no") is not UI text.
+    const raw = [...document.querySelectorAll<HTMLElement>('[translate="no"]')];
+    for (const el of raw) el.style.setProperty('display', 'none');
+    const text = document.body.innerText;
+    for (const el of raw) el.style.removeProperty('display');
+    return [text, ...hints].join('\n');
   });
 }
 

@@ -192,8 +192,6 @@ test('a profile with unknown fields keeps them; a failed publish keeps the form'
 
 test('a guest is asked to sign in', async ({ page }) => {
   await page.goto(`${baseUrl()}/settings/profile`);
-  await page.waitForFunction(() => window.strucc !== undefined);
-  await useLocalRelay(page);
   await expect(page.getByText('A profilod szerkesztéséhez jelentkezz be.')).toBeVisible();
   await page.getByRole('button', { name: 'Bejelentkezés' }).first().click();
   await expect(page.getByRole('dialog')).toBeVisible();

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
+import { englishIn } from './support/catalogue.ts';
 import { demoIds } from './support/routes.ts';
 import { baseUrl, latestEvent, relayUrl, signIn, useLocalRelay, type Driven } from './support/session.ts';
 
@@ -170,8 +171,29 @@ for (const theme of ['sunrise', 'sunset'] as const) {
     await field(page, 'A cikk szövege').fill('# Cím\n\nSzöveg [hivatkozással](https://example.com/).\n\n> Idézet');
     await page.getByRole('button', { name: 'Közzététel' }).click();
     await expect(page.getByText('Adj meg egy címet a cikknek.')).toBeVisible();
+    // Signed in, with content and messages on screen, still no English.
+    expect(englishIn(await page.locator('body').innerText()).map((p) => p.phrase)).toEqual([]);
     const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     const blocking = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 }
+
+// A real 1×1 PNG: the server checks what it stores.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+test('the cover and an image in the body upload through the server; other files are refused', async ({ context }) => {
+  const { page } = await signIn(context, generateSecretKey(), '/reads/edit');
+  await page.locator('.editor-cover input[type="file"]').setInputFiles({ name: 'borito.png', mimeType: 'image/png', buffer: PNG });
+  await expect(field(page, 'Borítókép')).toHaveValue(/^https?:\/\/.+/);
+  await expect(page.getByRole('img', { name: 'A borítókép előnézete' })).toBeVisible();
+
+  await field(page, 'A cikk szövege').fill('Bevezető');
+  await page.locator('.editor-toolbar input[type="file"]').setInputFiles({ name: 'abra.png', mimeType: 'image/png', buffer: PNG });
+  await expect(field(page, 'A cikk szövege')).toHaveValue(/^Bevezető\n\n!\[abra\]\(https?:\/\/[^)]+\)\n\n$/);
+  await expect(preview(page).locator('.article-body img')).toHaveCount(1);
+
+  await page.locator('.editor-cover input[type="file"]').setInputFiles({ name: 'jegyzet.txt', mimeType: 'text/plain', buffer: Buffer.from('szöveg') });
+  await expect(page.getByText('Nem támogatott fájltípus: ide csak képet tölthetsz fel.')).toBeVisible();
+  await expect(field(page, 'A cikk szövege')).toHaveValue(/^Bevezető/);
+});

@@ -69,6 +69,12 @@ test('a guest can pick a theme on this device and is offered to sign in', async 
   await expect(html(page)).toHaveAttribute('data-theme', 'midnight');
   await page.reload();
   await expect(html(page)).toHaveAttribute('data-theme', 'midnight');
+  // Server-saved settings need an account.
+  for (const sub of ['notifications', 'zaps']) {
+    await page.goto(`${process.env.STRUCC_URL}/settings/${sub}`);
+    await expect(page.getByText('A beállításaidat a fiókodhoz mentjük, ezért ehhez be kell jelentkezned.')).toBeVisible();
+    await expect(page.getByRole('switch')).toHaveCount(0);
+  }
 });
 
 test('a notification switch is saved to the server and survives a reload', async ({ context }) => {

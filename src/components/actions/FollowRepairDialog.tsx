@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { accountAction } from '../../lib/account';
 import { Modal } from '../Modal';
 import { MENU_NS } from './menuI18n';
+import '../../styles/action-menu.css';
 
 export default function FollowRepairDialog() {
   const { t } = useTranslation(MENU_NS);

@@ -11,6 +11,7 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { Modal } from '../Modal';
 import { MENU_NS } from './menuI18n';
 import { publishEvent } from './publish';
+import '../../styles/action-menu.css';
 
 export function ReportDialog({ note, onClose }: { note: FeedNote; onClose: () => void }) {
   const { t } = useTranslation(MENU_NS);

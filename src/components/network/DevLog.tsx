@@ -39,7 +39,7 @@ export function DevLog({ entries }: { entries: LogEntry[] | undefined }) {
                 {t(`devtools.level.${e.level}`)}
               </span>
               <span className="dev-log-source">{e.source}</span>
-              <span className="dev-log-message">{e.message}</span>
+              <span className="dev-log-message" translate="no">{e.message}</span>
             </li>
           ))}
         </ol>

@@ -198,6 +198,10 @@ export function EditorForm({ pubkey, draftKey, initial, base, restored }: Editor
           <MarkdownEditor ref={body} value={draft.content} onChange={(content) => update({ content })} error={message('content')} />
         </div>
         <div className="editor-pane editor-pane-preview" id="editor-pane-preview" role="tabpanel" aria-labelledby="editor-tab-preview">
+          {/* Beside the form the tabs are gone; this says what the right column is. */}
+          <p className="editor-preview-caption" aria-hidden="true">
+            {t('view.preview')}
+          </p>
           <ArticlePreview fields={draft} />
         </div>
       </div>
@@ -212,8 +216,11 @@ export function EditorForm({ pubkey, draftKey, initial, base, restored }: Editor
         )}
         <span className="editor-words">{t('words', { count: words })}</span>
         {canDiscard && (
-          <button type="button" className="button button-secondary" onClick={discard} disabled={busy}>
-            {t('draft.discard')}
+          <button type="button" className="button button-secondary editor-discard" onClick={discard} disabled={busy} title={t('draft.discard')}>
+            <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true" focusable="false">
+              <path d="M4 7h16M9 7V4.5h6V7M6.5 7l1 13h9l1-13M10 11v6M14 11v6" />
+            </svg>
+            <span className="editor-discard-text">{t('draft.discard')}</span>
           </button>
         )}
         <button type="button" className="button editor-publish" onClick={publish} disabled={busy}>

@@ -1,4 +1,4 @@
-import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent } from 'react';
+import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyFormat, insertImage, type Edit, type FormatAction } from './formatting';
 import { UploadStatus } from './UploadStatus';
@@ -14,14 +14,20 @@ export interface MarkdownEditorHandle {
   focus(): void;
 }
 
-const ACTIONS: { action: FormatAction; glyph: string; shortcut?: string }[] = [
+const svg = (d: string) => (
+  <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.9" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <path d={d} />
+  </svg>
+);
+
+const ACTIONS: { action: FormatAction; glyph: ReactNode; shortcut?: string }[] = [
   { action: 'heading', glyph: 'H' },
   { action: 'bold', glyph: 'B', shortcut: 'b' },
   { action: 'italic', glyph: 'I', shortcut: 'i' },
-  { action: 'link', glyph: '🔗', shortcut: 'k' },
-  { action: 'quote', glyph: '❝' },
-  { action: 'list', glyph: '•' },
-  { action: 'code', glyph: '</>' },
+  { action: 'link', glyph: svg('M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1'), shortcut: 'k' },
+  { action: 'quote', glyph: svg('M5 17h4v-4H6c0-3 1-4 3-5M15 17h4v-4h-3c0-3 1-4 3-5') },
+  { action: 'list', glyph: svg('M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01') },
+  { action: 'code', glyph: svg('m8 8-4 4 4 4M16 8l4 4-4 4M13.5 5l-3 14') },
 ];
 
 /** The Markdown body: a plain textarea (native undo, spell check, mobile keyboards) with a small toolbar. */
@@ -85,7 +91,7 @@ export const MarkdownEditor = forwardRef<MarkdownEditorHandle, MarkdownEditorPro
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => format(action)}
           >
-            <span aria-hidden="true">{glyph}</span>
+            {typeof glyph === 'string' ? <span aria-hidden="true">{glyph}</span> : glyph}
           </button>
         ))}
         <button

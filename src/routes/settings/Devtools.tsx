@@ -27,7 +27,7 @@ function JsonBlock({ id, title, value }: { id: string; title: string; value: unk
           {t('devtools.copy')}
         </button>
       </div>
-      <pre className="dev-json" aria-labelledby={id} tabIndex={0} data-testid={`dev-json-${id}`}>
+      <pre className="dev-json" translate="no" aria-labelledby={id} tabIndex={0} data-testid={`dev-json-${id}`}>
         {text}
       </pre>
     </div>
