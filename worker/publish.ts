@@ -22,7 +22,12 @@ export interface PublisherOptions {
   /** Test hooks; the spec's 8000 ms and the proxy's 16 s otherwise. */
   timeoutMs?: number;
   proxyTimeoutMs?: number;
+  /** How long a publish waits for a write relay that is still connecting (a new worker, a reconnect). */
+  connectGraceMs?: number;
 }
+
+export const CONNECT_GRACE_MS = 3000;
+const CONNECT_POLL_MS = 100;
 
 function isSigned(event: NostrEvent | UnsignedEvent): event is NostrEvent {
   const e = event as Partial<NostrEvent>;
@@ -136,8 +141,20 @@ export function createPublisher(options: PublisherOptions): (event: NostrEvent |
   if (options.proxyTimeoutMs !== undefined) delays.proxyTimeout = options.proxyTimeoutMs;
   const machine = publishMachine.provide({ actors: { sign, send, proxy, importEvent }, delays });
 
-  return (event) => {
-    const { relays, anyConnected } = options.relays.writeRelays();
+  // Right after a worker starts (or a relay drops), the write relays are still connecting: waiting a
+  // moment for one turns a needless 'no relays connected' into a published note.
+  const writersReady = async (): Promise<{ relays: string[]; anyConnected: boolean }> => {
+    const deadline = Date.now() + (options.connectGraceMs ?? CONNECT_GRACE_MS);
+    let writers = options.relays.writeRelays();
+    while (!writers.anyConnected && !options.proxy() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, CONNECT_POLL_MS));
+      writers = options.relays.writeRelays();
+    }
+    return writers;
+  };
+
+  return async (event) => {
+    const { relays, anyConnected } = await writersReady();
     const actor = createActor(machine, { input: { event, relays, anyConnected, proxy: options.proxy() } });
     const result = toPromise(actor);
     actor.start();

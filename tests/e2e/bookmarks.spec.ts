@@ -36,20 +36,25 @@ test('a bookmarked note and article show in their tabs; removing one shows in ev
 
   expect(await bookmark(page, ['e', ids.noteId])).toMatchObject({ ok: true });
   expect(await bookmark(page, ['a', coordinate])).toMatchObject({ ok: true });
+  const other = (await queryRelay({ kinds: [1], limit: 20 })).find((e) => e.id !== ids.noteId)!.id;
+  expect(await bookmark(page, ['e', other])).toMatchObject({ ok: true });
   await expect
     .poll(async () => {
       const list = await latestEvent(me, 10003, since);
-      return list.tags.map((t) => t.join(':')).sort();
+      return list.tags.map((t) => t.join(':'));
     })
-    .toEqual([`a:${coordinate}`, `e:${ids.noteId}`]);
+    .toEqual([`e:${ids.noteId}`, `a:${coordinate}`, `e:${other}`]);
 
   // Notes tab: the demo note with its real text, through NoteCard.
   const notesTab = page.getByRole('tab', { name: /Bejegyzések/ });
   await expect(notesTab).toHaveAttribute('aria-selected', 'true');
-  await expect(notesTab).toContainText('1');
+  await expect(notesTab).toContainText('2');
   const note = notesList(page).locator(`[data-note-id="${ids.noteId}"]`);
   await expect(note).toBeVisible();
   await expect(note).toContainText(ids.searchWord);
+  // Newest bookmark first.
+  await expect(notesList(page).locator(':scope > li')).toHaveCount(2);
+  await expect(notesList(page).locator(':scope > li').first()).toHaveAttribute('data-bookmark', other);
 
   // Articles tab: the demo article's card with its title.
   await page.getByRole('tab', { name: /Cikkek/ }).click();
@@ -74,7 +79,7 @@ test('a bookmarked note and article show in their tabs; removing one shows in ev
       const list = await latestEvent(me, 10003, since);
       return list.tags.map((t) => t.join(':'));
     })
-    .toEqual([`e:${ids.noteId}`]);
+    .toEqual([`e:${ids.noteId}`, `e:${other}`]);
 
   // The note stays in its tab, in both browser tabs.
   for (const p of [page, second]) {

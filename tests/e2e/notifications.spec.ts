@@ -28,6 +28,7 @@ async function signInAndOpen(context: BrowserContext, phone = false): Promise<Pa
   await page.goto(`${base()}/home`);
   const chip = page.locator(phone ? '.phone-top .account-chip' : '.side-nav .account-chip');
   await chip.getByRole('button', { name: 'Bejelentkezés' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Bejelentkezés bővítménnyel' }).click();
   await expect(chip.getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
   await page.locator(phone ? '.bottom-nav' : '.side-nav').getByRole('link', { name: /Értesítések/ }).click();
   await expect(page).toHaveURL(/\/notifications$/);
@@ -61,6 +62,7 @@ test('the unread badge shows the server count, and viewing the list marks it see
   await page.goto(`${base()}/home`);
   const chip = page.locator('.side-nav .account-chip');
   await chip.getByRole('button', { name: 'Bejelentkezés' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Bejelentkezés bővítménnyel' }).click();
   await expect(chip.getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
   const badge = page.locator('.side-nav [data-badge="notifications"]');
   if (unread > 0) {

@@ -3,6 +3,7 @@
  * mute and report the author, delete one's own note. Mute, report and delete ask first.
  */
 import type { RefObject } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { FeedNote } from '../../../worker/types';
 import { displayName } from '../../../worker/profile';
@@ -83,7 +84,8 @@ export default function NoteMenu({ note, panel, acting, anchor, onPanel }: NoteM
     }
   };
 
-  if (panel === 'report') return <ReportDialog note={note} onClose={() => onPanel(null)} />;
+  // In the body, not in the card's header line, whose text styles (nowrap) the dialog would inherit.
+  if (panel === 'report') return createPortal(<ReportDialog note={note} onClose={() => onPanel(null)} />, document.body);
 
   const items: MenuItem[] = [
     { key: 'copyLink', label: t('menu.copyLink'), Icon: LinkIcon, onSelect: copy(() => noteLink(event, window.location.origin, note.relayHint), 'toast.copiedLink') },

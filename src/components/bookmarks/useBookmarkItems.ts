@@ -27,6 +27,8 @@ export function bookmarkTags(tags: string[][] | undefined, tab: BookmarkTab): st
   for (let i = (tags?.length ?? 0) - 1; i >= 0; i--) {
     const tag = tags![i];
     if (tag[0] !== name || typeof tag[1] !== 'string' || seen.has(tag[1])) continue;
+    // Other addressable bookmarks (emoji sets, lists…) are not articles and have no card here.
+    if (tab === 'articles' && !tag[1].startsWith('30023:')) continue;
     seen.add(tag[1]);
     out.push(tag);
   }
