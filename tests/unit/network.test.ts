@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
-import { parseBroadcastReply } from '../../worker/publish.ts';
+import { CONNECT_GRACE_MS, parseBroadcastReply } from '../../worker/publish.ts';
 import type { ActivitySnapshot, ClientConfig, NostrEvent, RelayInfo, UnsignedEvent } from '../../worker/types.ts';
 import { createFakeSocket, type FakeSocket } from './helpers/fakeSocket.ts';
 import { fakeWebSockets } from './helpers/fakeWebSocket.ts';
@@ -105,9 +105,23 @@ describe('worker network api (relays, publish, activity)', () => {
     expect(await api.publish!(forged)).toMatchObject({ success: false, reasons: { '*': 'event-sig-not-verified' } });
   });
 
-  it('no write relay connected: the no-relays outcome at once', async () => {
+  it('no write relay connects within the grace period: the no-relays outcome', async () => {
     await api.addRelay?.(A);
-    expect(await api.publish!(sign(note()))).toMatchObject({ success: false, outcome: 'no-relays' });
+    const result = api.publish!(sign(note()));
+    await vi.advanceTimersByTimeAsync(CONNECT_GRACE_MS + 200);
+    expect(await result).toMatchObject({ success: false, outcome: 'no-relays' });
+  });
+
+  it('a write relay that connects during the grace period gets the event', async () => {
+    serveCache(cacheSocket, () => []);
+    await api.addRelay?.(A);
+    const event = sign(note());
+    const result = api.publish!(event);
+    await vi.advanceTimersByTimeAsync(500);
+    ws.last(A)?.open();
+    ws.last(A)!.onFrame = (f) => f[0] === 'EVENT' && ws.last(A)?.reply('OK', event.id, true, '');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await result).toMatchObject({ success: true, outcome: 'published' });
   });
 
   it('a relay that is not connected reports failed, a drop before OK No publish confirmation', async () => {

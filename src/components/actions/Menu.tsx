@@ -26,16 +26,20 @@ export interface MenuProps {
 export function Menu({ label, items, anchor, onClose, className }: MenuProps) {
   const ref = useRef<HTMLDivElement>(null);
 
+  // The latest onClose without re-running the effects: a re-render must not move focus back to the top.
+  const close = useRef(onClose);
+  close.current = onClose;
+
   useEffect(() => {
     ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const onPointer = (e: PointerEvent) => {
       const target = e.target as Node;
       if (ref.current?.contains(target) || anchor.current?.contains(target)) return;
-      onClose();
+      close.current();
     };
     document.addEventListener('pointerdown', onPointer, true);
     return () => document.removeEventListener('pointerdown', onPointer, true);
-  }, [anchor, onClose]);
+  }, [anchor]);
 
   const move = (e: KeyboardEvent<HTMLDivElement>) => {
     const buttons = [...(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
