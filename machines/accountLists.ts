@@ -340,12 +340,13 @@ export function planChange(record: AccountRecord, action: ListAction): Plan {
   }
 }
 
-/** Spec §4 Like: a kind-7 '+' on the note, naming its author and kind. */
-export function likeDraft(note: { id: string; pubkey: string; kind: number }): Draft {
+/** Spec §4 Like: a kind-7 '+' on the note, naming its author and kind; an article also by its address (NIP-25). */
+export function likeDraft(note: { id: string; pubkey: string; kind: number; address?: string }): Draft {
   return {
     kind: 7,
     tags: [
       ['e', note.id],
+      ...(note.address ? [['a', note.address]] : []),
       ['p', note.pubkey],
       ['k', String(note.kind)],
     ],

@@ -573,7 +573,7 @@ export type AccountAction =
   /** A ['word', text], ['t', hashtag] or ['e', note id] tag of the mute list (kind 10000). */
   | { type: 'muteTag'; tag: string[] }
   | { type: 'unmuteTag'; tag: string[] }
-  | { type: 'like'; note: { id: string; pubkey: string; kind: number } }
+  | { type: 'like'; note: { id: string; pubkey: string; kind: number; address?: string } }
   | { type: 'bookmark'; tag: string[] }
   | { type: 'unbookmark'; tag: string[] }
   | { type: 'subscribeMuteList'; pubkey: string; relay?: string; petname?: string }

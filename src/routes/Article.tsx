@@ -5,7 +5,8 @@ import type { FeedNote } from '../../worker/types';
 import { displayName, toNpub } from '../../worker/profile';
 import { NoteCard } from '../components/NoteCard';
 import { FeedSkeleton } from '../components/NoteSkeleton';
-import { NoteStats } from '../components/NoteStats';
+import { NoteActionsRow } from '../components/actions/NoteActionsRow';
+import { NoteMore } from '../components/actions/NoteMore';
 import { StatusMessage } from '../components/StatusMessage';
 import { Avatar } from '../components/Avatar';
 import { ArticleBody } from '../components/reads/ArticleBody';
@@ -99,11 +100,12 @@ function ArticleView({ note, address, replies }: { note: FeedNote; address: Arti
         </ul>
       )}
       <div className="article-stats">
-        <NoteStats stats={note.stats} actions={note.actions} />
+        <NoteActionsRow note={note} />
+        <NoteMore note={note} />
       </div>
       <ArticleBody content={note.event.content} profiles={note.profiles} highlights={highlights.passages} />
       <div className="article-stats article-stats-end">
-        <NoteStats stats={note.stats} actions={note.actions} />
+        <NoteActionsRow note={note} />
       </div>
       <HighlightsSection highlights={highlights} />
       <ZapsSection zappers={zappers} />

@@ -9,7 +9,7 @@ import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
 import type { FeedNote, NoteStats } from '../../../worker/types';
 import { accountAction, useAccount } from '../../lib/account';
-import { bookmarkTag, hasBookmark, shownStats, type ViewerState } from '../../lib/noteActions';
+import { bookmarkTag, coordinateOf, hasBookmark, shownStats, type ViewerState } from '../../lib/noteActions';
 import { toastError } from '../../lib/toast';
 
 // The card's own strings are few; the menu and the dialogs bring theirs in their own chunk.
@@ -102,7 +102,8 @@ export async function likeNote(note: FeedNote, alreadyLiked: boolean): Promise<v
   if (alreadyLiked) return;
   const { id, pubkey, kind } = note.event;
   setPending(id, { liked: true });
-  const result = await accountAction({ type: 'like', note: { id, pubkey, kind } }).catch(() => ({ ok: false }));
+  const address = coordinateOf(note.event);
+  const result = await accountAction({ type: 'like', note: { id, pubkey, kind, ...(address ? { address } : {}) } }).catch(() => ({ ok: false }));
   // A like cannot be taken back, so a published one simply stays marked here.
   if (result.ok) return;
   setPending(id, { liked: undefined });

@@ -6,7 +6,7 @@ import { displayName, toNpub } from '../../../worker/profile';
 import { formatCount } from '../../lib/format';
 import { mediaUrl } from '../../lib/media';
 import { Avatar } from '../Avatar';
-import { NoteStats } from '../NoteStats';
+import { NoteActionsRow } from '../actions/NoteActionsRow';
 import { articleHref, articleInfo } from './articleMeta';
 
 export function formatDay(seconds: number, locale: string): string {
@@ -57,7 +57,7 @@ export const ArticleCard = memo(function ArticleCard({ note, position, setSize }
           {t('readingTime', { count: info.minutes })}
         </span>
         <span className="article-card-words">{t('wordCount', { count: info.words, formatted: formatCount(info.words, { locale }) })}</span>
-        <NoteStats stats={note.stats} actions={note.actions} />
+        <NoteActionsRow note={note} />
       </footer>
     </article>
   );
