@@ -1,10 +1,11 @@
 /**
- * Media upload to the server's Blossom endpoint (PUT /upload) with a signed kind-24242
- * authorisation, progress and cancel. Only images and videos; 100 MB, or 1 GB for premium
+ * Media upload: the spec's signed chunks over the server's upload socket, or, where a server has
+ * none, its Blossom endpoint (PUT /upload) with a signed kind-24242 authorisation; progress and cancel either way. Only images and videos; 100 MB, or 1 GB for premium
  * members (spec §5, §9).
  */
 import { config } from '../worker-client';
 import { accountSnapshot, fullApi } from './account';
+import { ChunkedUploadError, uploadInChunks, uploadSocketUrl } from './chunkedUpload';
 
 export const REGULAR_LIMIT = 100 * 1024 * 1024;
 export const PREMIUM_LIMIT = 1024 * 1024 * 1024;
@@ -58,9 +59,14 @@ function base64Utf8(text: string): string {
 export function uploadFile(file: File, onProgress: (fraction: number) => void = () => undefined): UploadHandle {
   let xhr: XMLHttpRequest | null = null;
   let cancelled = false;
+  const abort = new AbortController();
   const promise = (async () => {
     if (!isMediaFile(file)) throw new UploadError('unsupported');
     if (file.size > uploadLimit()) throw new UploadError('too-big');
+    const chunked = await viaUploadSocket(file, onProgress, abort.signal);
+    if (chunked) return chunked;
+    if (cancelled) throw new UploadError('cancelled');
+    // The server has no upload socket (another implementation of the protocol): Blossom's PUT /upload.
     const hash = await sha256Hex(file);
     const now = Math.floor(Date.now() / 1000);
     let auth;
@@ -117,7 +123,44 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void = 
     promise,
     cancel() {
       cancelled = true;
+      abort.abort();
       xhr?.abort();
     },
   };
+}
+
+/** The spec's chunked flow; null when the server has no upload socket, so Blossom is tried. */
+async function viaUploadSocket(file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<UploadedBlob | null> {
+  const url = uploadSocketUrl(config.cacheServer);
+  const pubkey = accountSnapshot()?.login.pubkey;
+  if (!url || !pubkey) return null;
+  const api = await fullApi();
+  let hash = '';
+  try {
+    const blobUrl = await uploadInChunks(file, {
+      url,
+      pubkey,
+      signal,
+      onProgress,
+      sign: (template) => api.signEvent(template).catch(() => Promise.reject(new UploadError('not-signed'))),
+      sha256: async (f) => (hash = await sha256Hex(f)),
+    });
+    return { url: blobUrl, sha256: hash, size: file.size, type: file.type };
+  } catch (err) {
+    if (err instanceof UploadError) throw err;
+    if (!(err instanceof ChunkedUploadError)) throw new UploadError('failed');
+    if (err.code === 'cancelled') throw new UploadError('cancelled');
+    const code = reasonCode(err.reason);
+    // No socket, or one that takes no chunk for a reason other than the file itself: not an upload socket of ours.
+    if (err.code === 'unreachable' || (!err.accepted && code === 'failed')) return null;
+    throw new UploadError(code, err.reason);
+  }
+}
+
+/** The server's reasons are Hungarian sentences; the two the form words itself are recognised by their start. */
+function reasonCode(reason: string | undefined): UploadErrorCode {
+  if (!reason) return 'failed';
+  if (/^Nem támogatott fájltípus|unsupported/i.test(reason)) return 'unsupported';
+  if (/^A fájl túl nagy|too big/i.test(reason)) return 'too-big';
+  return 'failed';
 }

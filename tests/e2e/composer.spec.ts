@@ -4,6 +4,7 @@
  * the note in a second tab), the thread page's inline reply (NIP-10 markers), drafts across a
  * reload and the draft-save question, media upload with progress and cancel, and the §8 toasts.
  */
+import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import WebSocket from 'ws';
@@ -74,7 +75,8 @@ function crc32(bytes: Buffer): number {
 }
 
 /** A 3×3 greyscale PNG with random pixels, so every run uploads a blob the server has not seen. */
-function generatedPng(): Buffer {
+/** A valid greyscale PNG of random pixels; random rows do not compress, so the side sets the size. */
+function generatedPng(side = 3): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(4);
     head.writeUInt32BE(data.length);
@@ -83,8 +85,11 @@ function generatedPng(): Buffer {
     crc.writeUInt32BE(crc32(typed));
     return Buffer.concat([head, typed, crc]);
   };
-  const header = Buffer.from([0, 0, 0, 3, 0, 0, 0, 3, 8, 0, 0, 0, 0]);
-  const rows = Buffer.concat([0, 1, 2].map(() => Buffer.from([0, ...Array.from({ length: 3 }, () => Math.floor(Math.random() * 256))])));
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 8;
+  const rows = Buffer.concat(Array.from({ length: side }, () => Buffer.from([0, ...Array.from({ length: side }, () => Math.floor(Math.random() * 256))])));
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
@@ -217,47 +222,90 @@ test('a draft survives a reload; closing with text asks to save, discard or go b
   await expect(ask).toHaveCount(0);
 });
 
-test('an uploaded PNG shows progress and lands in the text; cancel stops one; a text file is refused', async ({ context }) => {
-  const { page } = await signIn(context, generateSecretKey());
+test('an uploaded PNG goes up in signed chunks with progress and lands in the text; cancel stops one; a text file is refused', async ({ context }) => {
+  const { page, stub } = await signIn(context, generateSecretKey());
   const dialog = await openComposer(page);
   await textArea(dialog).fill('Nézd ezt:');
   const file = dialog.locator('input[type="file"][data-composer-file]');
 
-  // Hold the PUT so the progress row can be seen, then let it through.
+  // Hold the upload socket's frames so the progress row can be seen, then let them through.
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/upload', async (route) => {
-    if (route.request().method() === 'PUT') await held;
-    await route.continue();
+  await page.routeWebSocket(/\/upload$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage(async (message) => {
+      await held;
+      server.send(message);
+    });
   });
-  await file.setInputFiles({ name: 'kep.png', mimeType: 'image/png', buffer: generatedPng() });
+  const png = generatedPng(1100);
+  expect(png.length).toBeGreaterThan(2 * 512 * 1024);
+  await file.setInputFiles({ name: 'kep.png', mimeType: 'image/png', buffer: png });
   const row = dialog.locator('[data-upload="kep.png"]');
   await expect(row.getByRole('progressbar', { name: /kep\.png feltöltése, \d+%/ })).toBeVisible();
   await expect(row.getByRole('button', { name: 'Feltöltés megszakítása: kep.png' })).toBeVisible();
   release();
-  await expect(row).toHaveCount(0);
+  await expect(row).toHaveCount(0, { timeout: 20_000 });
   await expect(textArea(dialog)).toHaveValue(/^Nézd ezt:\nhttps?:\/\/\S+$/);
   const url = (await textArea(dialog).inputValue()).split('\n')[1];
   await expect(dialog.getByRole('list', { name: 'Csatolt média' }).locator(`img[src="${url}"]`)).toBeVisible();
-  await page.unroute('**/upload');
 
-  // A second upload cancelled on its way leaves the text as it was.
+  // Spec §4: signed kind-10000135 chunks at their offsets, then the total length and the sha256.
+  const uploads = stub.signed.filter((e) => e.kind === 10000135).map((e) => JSON.parse(e.content) as Record<string, unknown>);
+  const chunks = uploads.filter((c) => typeof c.data === 'string');
+  expect(chunks.map((c) => c.offset)).toEqual([0, 524288, 1048576]);
+  expect(chunks.every((c) => c.file_length === png.length && String(c.data).startsWith('data:image/png;base64,'))).toBe(true);
+  const sha256 = createHash('sha256').update(png).digest('hex');
+  expect(uploads.at(-1)).toEqual({ upload_id: chunks[0].upload_id, file_length: png.length, sha256 });
+  expect(Buffer.from(await (await fetch(url)).arrayBuffer()).equals(png)).toBe(true);
+  await page.unrouteAll();
+
+  // A second upload cancelled on its way leaves the text as it was and tells the server.
   let releaseSecond: () => void = () => undefined;
   const heldSecond = new Promise<void>((resolve) => (releaseSecond = resolve));
-  await page.route('**/upload', async (route) => {
-    await heldSecond;
-    await route.continue().catch(() => undefined);
+  await page.routeWebSocket(/\/upload$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage(async (message) => {
+      await heldSecond;
+      server.send(message);
+    });
   });
-  await file.setInputFiles({ name: 'masik.png', mimeType: 'image/png', buffer: generatedPng() });
+  const chunkCount = () => stub.signed.filter((e) => e.kind === 10000135 && e.content.includes('"data"')).length;
+  await file.setInputFiles({ name: 'masik.png', mimeType: 'image/png', buffer: generatedPng(800) });
+  await expect.poll(chunkCount).toBe(4);
   await dialog.getByRole('button', { name: 'Feltöltés megszakítása: masik.png' }).click();
   await expect(dialog.locator('[data-upload="masik.png"]')).toHaveCount(0);
   releaseSecond();
   await expect(textArea(dialog)).toHaveValue(`Nézd ezt:\n${url}`);
-  await page.unroute('**/upload');
+  await expect.poll(() => stub.signed.filter((e) => e.kind === 10000135).map((e) => JSON.parse(e.content) as Record<string, unknown>).at(-1)).toEqual({
+    upload_id: expect.any(String),
+  });
+  await page.unrouteAll();
 
   await file.setInputFiles({ name: 'jegyzet.txt', mimeType: 'text/plain', buffer: Buffer.from('nem kép') });
   await expect(toast(page, 'Nem támogatott fájltípus')).toBeVisible();
   await expect(textArea(dialog)).toHaveValue(`Nézd ezt:\n${url}`);
+});
+
+test('a cache server without the upload socket gets the file through Blossom instead', async ({ context }) => {
+  const { page } = await signIn(context, generateSecretKey());
+  const dialog = await openComposer(page);
+  // Another implementation's socket: it knows no upload commands.
+  await page.routeWebSocket(/\/upload$/, (ws) => {
+    ws.onMessage((message) => {
+      const subid = (JSON.parse(String(message)) as string[])[1];
+      ws.send(JSON.stringify(['NOTICE', subid, 'unknown api request']));
+    });
+  });
+  const puts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && r.url().endsWith('/upload')) puts.push(r.headers().authorization ?? '');
+  });
+  await dialog.locator('input[type="file"][data-composer-file]').setInputFiles({ name: 'tartalek.png', mimeType: 'image/png', buffer: generatedPng() });
+  await expect(textArea(dialog)).toHaveValue(/^https?:\/\/\S+$/);
+  expect(puts).toHaveLength(1);
+  expect(puts[0]).toMatch(/^Nostr /);
+  await page.unrouteAll();
 });
 
 test('the emoji panel inserts at the caret and lists what was used under "Legutóbb használt"', async ({ context }) => {

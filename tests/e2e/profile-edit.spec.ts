@@ -4,7 +4,7 @@
  * save → success toast, the kind 0 on the server, and the new name on the profile page of
  * another tab. Guests get the login prompt.
  */
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { npubEncode } from 'nostr-tools/nip19';
 import { baseUrl, latestEvent, openApp, signIn, useLocalRelay } from './support/session.ts';
@@ -15,22 +15,32 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
 
 /** Holds each upload request until release() is called, so the progress state can be seen. */
+/** Holds each upload socket's frames (the signed chunks) until released, one upload at a time. */
 async function holdUploads(page: Page) {
-  const held: Route[] = [];
+  const gates: (() => void)[] = [];
   let arrived: () => void = () => undefined;
   let next = new Promise<void>((r) => (arrived = r));
-  await page.route(/\/upload$/, (route) => {
-    if (route.request().method() !== 'PUT') return route.continue();
-    held.push(route);
-    arrived();
-    return undefined;
+  await page.routeWebSocket(/\/upload$/, (ws) => {
+    const server = ws.connectToServer();
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (open = r));
+    let first = true;
+    ws.onMessage(async (message) => {
+      if (first) {
+        first = false;
+        gates.push(open);
+        arrived();
+      }
+      await gate;
+      server.send(message);
+    });
   });
   return {
-    /** Waits for a held request, then lets it through. */
+    /** Waits for a held upload, then lets it through. */
     async release() {
       await next;
       next = new Promise<void>((r) => (arrived = r));
-      await held.shift()!.continue().catch(() => undefined);
+      gates.shift()!();
     },
     async arrivedOne() {
       await next;

@@ -5,6 +5,8 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFullDate } from '../../lib/format';
+import type { FeedNote } from '../../../worker/types';
+import { useVisibleNotes } from '../actions/state';
 import { FeedList } from '../FeedList';
 import { NoteCard } from '../NoteCard';
 import { FeedSkeleton } from '../NoteSkeleton';
@@ -14,6 +16,7 @@ import { useThread } from './useThread';
 
 // The reply box (and the composer's strings) load with the thread, not with the first screen.
 const InlineReply = lazy(() => import('../composer/InlineReply'));
+const NO_NOTES: FeedNote[] = [];
 
 export function MissingNote() {
   const { t } = useTranslation('thread');
@@ -48,10 +51,9 @@ export function ThreadView({ id }: { id: string }) {
   const status = failure ? 'error' : (snapshot?.status ?? 'loading');
   const note = snapshot?.note;
   const parents = snapshot?.parents ?? [];
-  const replies = useMemo(() => {
-    const list = snapshot?.replies ?? [];
-    return order === 'newest' ? newestFirst(list) : byEngagement(list);
-  }, [snapshot?.replies, order]);
+  // Muted authors' and deleted replies leave the count as well as the list.
+  const shown = useVisibleNotes(snapshot?.replies ?? NO_NOTES);
+  const replies = useMemo(() => (order === 'newest' ? newestFirst(shown) : byEngagement(shown)), [shown, order]);
 
   // With parents above it the focused note would start off screen; bring it to the top once per thread.
   useEffect(() => {
