@@ -234,6 +234,10 @@ export class AccountService {
     return snap.matches('signedIn') ? { ok: true } : this.loginError(snap.context.error ?? 'bad-cipher');
   }
 
+  askPin(): void {
+    if (this.login.getSnapshot().matches('locked')) this.login.send({ type: 'REQUIRE_PIN' });
+  }
+
   cancelPin(): void {
     this.login.send({ type: 'CANCEL_PIN' });
   }

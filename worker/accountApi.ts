@@ -14,6 +14,7 @@ export type AccountApi = Required<
     | 'login'
     | 'unlockPin'
     | 'cancelPin'
+    | 'askPin'
     | 'logout'
     | 'revealSecret'
     | 'accountAction'
@@ -50,6 +51,9 @@ export function createAccountApi(options: AccountApiOptions): { service: Account
     unlockPin: (pin) => service.unlock(pin),
     async cancelPin() {
       service.cancelPin();
+    },
+    async askPin() {
+      service.askPin();
     },
     logout: () => service.logout(),
     revealSecret: async () => service.revealSecret(),

@@ -53,6 +53,7 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     login: worker.login,
     unlockPin: worker.unlockPin,
     cancelPin: worker.cancelPin,
+    askPin: worker.askPin,
     logout: worker.logout,
     revealSecret: worker.revealSecret,
     accountAction: worker.accountAction,

@@ -284,6 +284,8 @@ export interface StruccApi {
   /** Opens the PIN-encrypted key; a wrong PIN gives code 'bad-cipher'. */
   unlockPin?(pin: string): Promise<ActionResult>;
   cancelPin?(): Promise<void>;
+  /** A locked (PIN-protected, not yet opened) key: shows the PIN prompt again in every tab. */
+  askPin?(): Promise<void>;
   /** Forgets the key and the stored login in every tab. */
   logout?(): Promise<void>;
   /** The local key as an nsec, for the account page and the new-account wizard; null with an extension, read-only or no key. */

@@ -5,6 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import type { FeedNote } from '../../worker/types';
+import { accountSnapshot, fullApi } from './account';
 
 export interface ComposerRequest {
   /** The note replied to: root/reply markers and the reply's draft key come from it. */
@@ -51,7 +52,14 @@ export function closeOverlay(): void {
   set({ overlay: null });
 }
 
-export const openLogin = () => openOverlay({ kind: 'login' });
+/**
+ * Someone who is not signed in tried to act. A locked key (stored with a PIN, prompt dismissed)
+ * gets its PIN prompt back, as the spec asks; anyone else the login modal.
+ */
+export function openLogin(): void {
+  if (accountSnapshot()?.login.state === 'locked') void fullApi().then((api) => api.askPin());
+  else openOverlay({ kind: 'login' });
+}
 export const openComposer = (request: ComposerRequest = {}) => openOverlay({ kind: 'composer', request });
 
 /** Asks before a destructive action (mute, report, remove a relay...); resolves true on confirm. */

@@ -7,7 +7,7 @@ import { nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { displayName, emptyProfile } from '../../worker/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
-import { openApp } from './support/session.ts';
+import { latestEvent, openApp, useLocalRelay } from './support/session.ts';
 
 /** The wide layout's chip (the phone top bar's copy is hidden at this viewport). */
 const chip = (page: Page) => page.locator('.side-nav .account-chip');
@@ -151,4 +151,42 @@ test('a first-time guest gets the getting-started modal once; the chip opens it 
   await page.getByRole('link', { name: 'Nincs még fiókod? Hozz létre egyet' }).click();
   await expect(page).toHaveURL(/\/new$/);
   await expect(page.getByRole('heading', { name: 'Fiók létrehozása' })).toBeVisible();
+});
+
+test('a locked key: acting brings the PIN prompt back; once opened, the private key signs a note that reaches the server', async ({ context }) => {
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page);
+  const sk = generateSecretKey();
+  const pubkey = getPublicKey(sk);
+  const result = await page.evaluate(
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '2468', pinConfirm: '2468' }),
+    nsecEncode(sk),
+  );
+  expect(result.ok).toBe(true);
+  await page.reload();
+  const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
+  await prompt.getByRole('button', { name: 'Most nem' }).click();
+  await expect(chip(page)).toHaveAttribute('data-account-state', 'locked');
+
+  // Spec §4: with no open key but a PIN-protected one, an action opens the PIN prompt, not the login modal.
+  await page.getByRole('button', { name: 'Új bejegyzés' }).first().click();
+  await expect(prompt).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Bejelentkezés' })).toHaveCount(0);
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('2468');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(chip(page)).toHaveAttribute('data-account-state', 'signedIn');
+
+  await useLocalRelay(page);
+  const since = Math.floor(Date.now() / 1000) - 5;
+  await page.getByRole('button', { name: 'Új bejegyzés' }).first().click();
+  const composer = page.getByRole('dialog');
+  const text = composer.getByRole('textbox', { name: 'A bejegyzés szövege' });
+  await text.fill('PIN-nel védett kulccsal aláírva #strucc');
+  await text.press('Control+Enter');
+  await expect(page.locator('.toast-text', { hasText: 'Bejegyzés sikeresen közzétéve' })).toBeVisible();
+  const note = await latestEvent(pubkey, 1, since);
+  expect(note.content).toBe('PIN-nel védett kulccsal aláírva #strucc');
+  expect(note.tags).toContainEqual(['t', 'strucc']);
 });
