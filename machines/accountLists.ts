@@ -100,6 +100,7 @@ export function defaultRecord(pubkey: string): AccountRecord {
     likes: [],
     emojiHistory: [],
     relaySettings: {},
+    relaysSince: 0,
     recommendedUsers: [],
     noteDraft: {},
     noteDraftUserRefs: {},
@@ -148,7 +149,7 @@ export function sinceOf(record: AccountRecord, list: ListName): number {
     case 'allowlist':
       return record.allowlistSince;
     case 'relays':
-      return 0;
+      return record.relaysSince;
   }
 }
 
@@ -219,7 +220,7 @@ export function applyList(record: AccountRecord, list: ListName, remote: RemoteL
       return { ...record, mutelists: withOwnMuteList(record.pubkey, entries), mutelistsSince: at };
     }
     case 'relays':
-      return { ...record, relaySettings: relaysFromTags(remote.tags) };
+      return { ...record, relaySettings: relaysFromTags(remote.tags), relaysSince: Math.max(record.relaysSince, at) };
   }
 }
 
@@ -336,7 +337,7 @@ export function planChange(record: AccountRecord, action: ListAction): Plan {
       return { kind: 'publish', draft: { kind: 30000, tags, content: '', after: record.allowlistSince } };
     }
     case 'publishRelays':
-      return { kind: 'publish', draft: { kind: 10002, tags: relayTags(action.relays), content: '', after: 0 } };
+      return { kind: 'publish', draft: { kind: 10002, tags: relayTags(action.relays), content: '', after: record.relaysSince } };
   }
 }
 

@@ -452,6 +452,8 @@ export interface AccountRecord {
   /** Most recent first, at most 40. */
   emojiHistory: EmojiUse[];
   relaySettings: Record<string, RelayFlags>;
+  /** created_at of the last relay list (kind 10002) published here; the next one is kept after it. */
+  relaysSince: number;
   recommendedUsers: string[];
   /** Note drafts keyed by the parent note id ('root' for a new note). */
   noteDraft: Record<string, string>;

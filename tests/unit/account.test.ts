@@ -307,6 +307,12 @@ describe('account machine', () => {
     expect(record().relaySettings).toEqual(relays);
     await act({ type: 'publishRelays', relays });
     expect(f.published[0]).toMatchObject({ kind: 10002, tags: [['r', 'wss://a'], ['r', 'wss://r', 'read'], ['r', 'wss://w', 'write']] });
+    // Two edits in one second must not tie: the next list is kept after the one just published.
+    const first = record().relaysSince;
+    expect(first).toBeGreaterThan(0);
+    await act({ type: 'publishRelays', relays: { 'wss://a': { read: true, write: true } } });
+    expect(f.published[1].after).toBe(first);
+    expect(record().relaysSince).toBeGreaterThan(first);
   });
 
   it('emoji history keeps 40, most recent first; drafts are kept per parent with their user refs', async () => {
