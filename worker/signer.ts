@@ -3,12 +3,14 @@
  * It signs with a local secret held in memory only, or forwards to a tab's NIP-07 extension
  * (workers cannot see window.nostr). Whatever an extension hands back is verified before use.
  */
-import * as nip04 from 'nostr-tools/nip04';
-import * as nip44 from 'nostr-tools/nip44';
 import { finalizeEvent, verifyEvent } from 'nostr-tools/pure';
 import { AccountError, EXTENSION_NOT_FOUND, isHexKey, pubkeyOf } from './keys.ts';
 import { APP_SETTINGS_CLIENT } from './config.ts';
 import type { NostrEvent, SignerBridge, UnsignedEvent } from './types.ts';
+
+// Encryption (DMs, private mutes) is not needed to show the first screen; its ciphers load on first use.
+const nip04 = () => import('nostr-tools/nip04');
+const nip44 = () => import('nostr-tools/nip44');
 
 export type SignerMode =
   | { kind: 'none' }
@@ -137,25 +139,31 @@ export class Signer {
   }
 
   async nip04Encrypt(pubkey: string, plaintext: string): Promise<string> {
-    if (this.mode.kind === 'local') return nip04.encrypt(this.mode.secret, pubkey, plaintext);
+    if (this.mode.kind === 'local') return (await nip04()).encrypt(this.mode.secret, pubkey, plaintext);
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip04Encrypt(pubkey, plaintext));
     throw new AccountError('encrypt-no-nsec');
   }
 
   async nip04Decrypt(pubkey: string, ciphertext: string): Promise<string> {
-    if (this.mode.kind === 'local') return nip04.decrypt(this.mode.secret, pubkey, ciphertext);
+    if (this.mode.kind === 'local') return (await nip04()).decrypt(this.mode.secret, pubkey, ciphertext);
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip04Decrypt(pubkey, ciphertext));
     throw new AccountError('decrypt-no-nsec');
   }
 
   async nip44Encrypt(pubkey: string, plaintext: string): Promise<string> {
-    if (this.mode.kind === 'local') return nip44.v2.encrypt(plaintext, nip44.v2.utils.getConversationKey(this.mode.secret, pubkey));
+    if (this.mode.kind === 'local') {
+      const { v2 } = await nip44();
+      return v2.encrypt(plaintext, v2.utils.getConversationKey(this.mode.secret, pubkey));
+    }
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip44Encrypt(pubkey, plaintext));
     throw new AccountError('encrypt-no-nsec');
   }
 
   async nip44Decrypt(pubkey: string, ciphertext: string): Promise<string> {
-    if (this.mode.kind === 'local') return nip44.v2.decrypt(ciphertext, nip44.v2.utils.getConversationKey(this.mode.secret, pubkey));
+    if (this.mode.kind === 'local') {
+      const { v2 } = await nip44();
+      return v2.decrypt(ciphertext, v2.utils.getConversationKey(this.mode.secret, pubkey));
+    }
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip44Decrypt(pubkey, ciphertext));
     throw new AccountError('decrypt-no-nsec');
   }

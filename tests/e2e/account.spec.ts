@@ -1,12 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey, verifyEvent, type Event } from 'nostr-tools/pure';
-import WebSocket from 'ws';
 import { DEMO_LOGIN } from '../../server/demo/accounts.ts';
 import { displayName, emptyProfile, parseProfile } from '../../worker/profile.ts';
 import type { ActionResult, RelayInfo, StruccApi } from '../../worker/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
-import { signIn } from './support/session.ts';
+import { queryRelay, signIn } from './support/session.ts';
 import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
 
 const base = () => process.env.STRUCC_URL!;
@@ -17,29 +16,9 @@ async function cacheStatus() {
   return (await res.json()) as { cacheConnections: number; cacheConnectionsTotal: number };
 }
 
-/** Asks the server's NIP-01 relay once and returns the events before EOSE. */
-function query(filter: Record<string, unknown>): Promise<Event[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(relayUrl());
-    const events: Event[] = [];
-    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 10_000);
-    ws.on('open', () => ws.send(JSON.stringify(['REQ', 'q', filter])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] === 'EVENT') events.push(msg[2] as Event);
-      if (msg[0] === 'EOSE') {
-        clearTimeout(timer);
-        ws.close();
-        resolve(events);
-      }
-    });
-    ws.on('error', reject);
-  });
-}
-
 /** The name the chip must show for the demo login, by the spec's display-name rule. */
 async function demoLoginName(): Promise<string> {
-  const [meta] = await query({ kinds: [0], authors: [DEMO_LOGIN.pubkey], limit: 1 });
+  const [meta] = await queryRelay({ kinds: [0], authors: [DEMO_LOGIN.pubkey], limit: 1 });
   return displayName(meta ? parseProfile(meta) : emptyProfile(DEMO_LOGIN.pubkey));
 }
 
@@ -95,7 +74,7 @@ test('login in one tab shows in the other, the extension stub signs a follow, lo
     { relay: relayUrl(), target },
   );
   expect(result).toMatchObject({ ok: true });
-  const [contacts] = await query({ kinds: [3], authors: [DEMO_LOGIN.pubkey], limit: 1 });
+  const [contacts] = await queryRelay({ kinds: [3], authors: [DEMO_LOGIN.pubkey], limit: 1 });
   expect(contacts.tags).toContainEqual(['p', target]);
   expect(verifyEvent(contacts)).toBe(true);
   expect(stub.signed.map((e) => e.id)).toContain(contacts.id);

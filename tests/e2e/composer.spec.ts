@@ -14,7 +14,7 @@ import { demoUser } from '../../server/demo/accounts.ts';
 import { displayName, parseProfile } from '../../worker/profile.ts';
 import type { AccountSnapshot } from '../../worker/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
-import { latestEvent, openApp, queryRelay, relayUrl, signIn, type Driven } from './support/session.ts';
+import { type Driven, latestEvent, openApp, publishAccepted, queryRelay, relayUrl, signIn } from './support/session.ts';
 
 /** Demo user 23 is only mentioned here, never signed in as. */
 const MENTIONED = demoUser(23);
@@ -28,24 +28,6 @@ async function openComposer(page: Page) {
   await page.locator('.side-nav [data-new-note]').click();
   await expect(composer(page)).toBeVisible();
   return composer(page);
-}
-
-/** Publishes an event to the server's relay as another person would, waiting for its OK. */
-function publishRaw(event: Event): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(relayUrl());
-    const timer = setTimeout(() => (ws.close(), reject(new Error('no OK'))), 10_000);
-    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] !== 'OK' || msg[1] !== event.id) return;
-      clearTimeout(timer);
-      ws.close();
-      if (msg[2] === true) resolve();
-      else reject(new Error(String(msg[3])));
-    });
-    ws.on('error', reject);
-  });
 }
 
 /** Resolves once the worker's account record holds `text` as the draft under `parent`. */
@@ -146,12 +128,12 @@ test("the thread page's inline reply carries the root and reply markers and the 
   const other = generateSecretKey();
   const otherPk = getPublicKey(other);
   const root = finalizeEvent({ kind: 1, created_at: now() - 60, tags: [], content: 'Gyökér bejegyzés a választeszthez' }, other);
-  await publishRaw(root);
+  await publishAccepted(root);
   const parent = finalizeEvent(
     { kind: 1, created_at: now() - 30, tags: [['e', root.id, '', 'root', otherPk], ['p', otherPk]], content: 'Köztes válasz a gyökérre' },
     other,
   );
-  await publishRaw(parent);
+  await publishAccepted(parent);
 
   const key = generateSecretKey();
   const me = getPublicKey(key);

@@ -5,37 +5,19 @@
 import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
 import { npubEncode } from 'nostr-tools/nip19';
-import WebSocket from 'ws';
 import type { PublishResult } from '../../worker/types.ts';
-import { latestEvent, openApp, queryRelay, relayUrl, signIn, type Driven } from './support/session.ts';
+import { type Driven, latestEvent, openApp, publishAccepted, queryRelay, signIn } from './support/session.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
-
-function publish(event: Event): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(relayUrl());
-    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] !== 'OK') return;
-      clearTimeout(timer);
-      ws.close();
-      if (msg[2] === true) resolve();
-      else reject(new Error(`relay refused the event: ${String(msg[3])}`));
-    });
-    ws.on('error', reject);
-  });
-}
 
 /** A fresh person with a profile (and a note, so the profile page has something to show). */
 async function newPerson(label: string, follows: string[] = []): Promise<{ pubkey: string; name: string }> {
   const sk = generateSecretKey();
   const pubkey = getPublicKey(sk);
   const name = `${label} ${pubkey.slice(0, 6)}`;
-  await publish(finalizeEvent({ kind: 0, created_at: now() - 60, tags: [], content: JSON.stringify({ name, display_name: name }) }, sk));
-  await publish(finalizeEvent({ kind: 1, created_at: now() - 30, tags: [], content: `Helló, ${name} vagyok.` }, sk));
-  if (follows.length > 0) await publish(finalizeEvent({ kind: 3, created_at: now() - 20, tags: follows.map((p) => ['p', p]), content: '' }, sk));
+  await publishAccepted(finalizeEvent({ kind: 0, created_at: now() - 60, tags: [], content: JSON.stringify({ name, display_name: name }) }, sk));
+  await publishAccepted(finalizeEvent({ kind: 1, created_at: now() - 30, tags: [], content: `Helló, ${name} vagyok.` }, sk));
+  if (follows.length > 0) await publishAccepted(finalizeEvent({ kind: 3, created_at: now() - 20, tags: follows.map((p) => ['p', p]), content: '' }, sk));
   return { pubkey, name };
 }
 

@@ -3,11 +3,12 @@
  * Fresh keys only; nothing is published here.
  */
 import { expect, test, type Page } from '@playwright/test';
+import * as nip04 from 'nostr-tools/nip04';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { displayName, emptyProfile } from '../../worker/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
-import { latestEvent, openApp, useLocalRelay } from './support/session.ts';
+import { type Driven, latestEvent, openApp, useLocalRelay } from './support/session.ts';
 
 /** The wide layout's chip (the phone top bar's copy is hidden at this viewport). */
 const chip = (page: Page) => page.locator('.side-nav .account-chip');
@@ -189,4 +190,15 @@ test('a locked key: acting brings the PIN prompt back; once opened, the private 
   const note = await latestEvent(pubkey, 1, since);
   expect(note.content).toBe('PIN-nel védett kulccsal aláírva #strucc');
   expect(note.tags).toContainEqual(['t', 'strucc']);
+
+  // NIP-04 with the opened key (its ciphers load on first use in the worker): a private mute is encrypted to oneself.
+  const hidden = getPublicKey(generateSecretKey());
+  const muted = await page.evaluate(
+    (pubkey) => (window.strucc!.api as unknown as Driven).accountAction({ type: 'mute', pubkey, private: true }),
+    hidden,
+  );
+  expect(muted).toMatchObject({ ok: true });
+  const list = await latestEvent(pubkey, 10000, since);
+  expect(list.tags).not.toContainEqual(['p', hidden]);
+  expect(JSON.parse(await nip04.decrypt(sk, pubkey, list.content))).toContainEqual(['p', hidden]);
 });

@@ -6,28 +6,10 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
 import { decode, neventEncode, noteEncode, npubEncode } from 'nostr-tools/nip19';
-import WebSocket from 'ws';
 import type { NostrEvent, PublishResult } from '../../worker/types.ts';
-import { baseUrl, latestEvent, openApp, queryRelay, relayUrl, signIn, type Driven } from './support/session.ts';
+import { baseUrl, type Driven, latestEvent, openApp, publishAccepted, queryRelay, signIn } from './support/session.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
-
-function publish(event: Event): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(relayUrl());
-    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] !== 'OK') return;
-      clearTimeout(timer);
-      ws.close();
-      if (msg[2] === true) resolve();
-      else reject(new Error(`relay refused the event: ${String(msg[3])}`));
-    });
-    ws.on('error', reject);
-  });
-}
 
 interface Author {
   sk: Uint8Array;
@@ -41,12 +23,12 @@ async function newAuthor(): Promise<Author> {
   const sk = generateSecretKey();
   const pubkey = getPublicKey(sk);
   const name = `Szerző ${pubkey.slice(0, 6)}`;
-  await publish(finalizeEvent({ kind: 0, created_at: now() - 60, tags: [], content: JSON.stringify({ name, display_name: name }) }, sk));
+  await publishAccepted(finalizeEvent({ kind: 0, created_at: now() - 60, tags: [], content: JSON.stringify({ name, display_name: name }) }, sk));
   const notes = [
     finalizeEvent({ kind: 1, created_at: now() - 30, tags: [], content: `Első próbabejegyzés ${pubkey.slice(0, 8)}` }, sk),
     finalizeEvent({ kind: 1, created_at: now() - 20, tags: [], content: `Második próbabejegyzés ${pubkey.slice(0, 8)}` }, sk),
   ];
-  for (const n of notes) await publish(n);
+  for (const n of notes) await publishAccepted(n);
   return { sk, pubkey, name, notes };
 }
 

@@ -4,49 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent, type Event } from 'nostr-tools/pure';
 import { neventEncode, npubEncode } from 'nostr-tools/nip19';
-import WebSocket from 'ws';
 import { demoUser } from '../../server/demo/accounts.ts';
 import { encodeBolt11 } from '../../server/demo/bolt11.ts';
+import { publishAccepted, queryRelay } from './support/session.ts';
 
 const base = () => process.env.STRUCC_URL!;
-const relayUrl = () => `${base().replace(/^http/, 'ws')}/relay`;
-
-/** Every event a REQ on the server's own relay returns, until EOSE. */
-function query(filter: Record<string, unknown>): Promise<Event[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(relayUrl());
-    const events: Event[] = [];
-    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['REQ', 'q', filter])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] === 'EVENT') events.push(msg[2] as Event);
-      if (msg[0] === 'EOSE' || msg[0] === 'CLOSED') {
-        clearTimeout(timer);
-        ws.close();
-        resolve(events);
-      }
-    });
-    ws.on('error', reject);
-  });
-}
-
-function publish(event: Event): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(relayUrl());
-    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] !== 'OK') return;
-      clearTimeout(timer);
-      ws.close();
-      if (msg[2] === true) resolve();
-      else reject(new Error(`relay refused the event: ${String(msg[3])}`));
-    });
-    ws.on('error', reject);
-  });
-}
 
 async function cacheApi(command: string, kwargs: Record<string, unknown>): Promise<{ kind: number; content?: string }[]> {
   const res = await fetch(`${base()}/api`, { method: 'POST', body: JSON.stringify([command, kwargs]) });
@@ -92,10 +54,10 @@ test.afterAll(async () => {
 test('a note shows its image, link preview, mention, quote, hashtags, player, invoice, ecash and emoji', async ({ page }) => {
   test.setTimeout(90_000);
   const mentioned = demoUser(2);
-  const [profileEvent] = await query({ kinds: [0], authors: [mentioned.pubkey], limit: 1 });
+  const [profileEvent] = await queryRelay({ kinds: [0], authors: [mentioned.pubkey], limit: 1 });
   const profile = JSON.parse(profileEvent.content) as { name?: string; display_name?: string };
   const mentionedName = profile.display_name || profile.name || '';
-  const [quoted] = await query({ kinds: [1], authors: [demoUser(4).pubkey], limit: 1 });
+  const [quoted] = await queryRelay({ kinds: [1], authors: [demoUser(4).pubkey], limit: 1 });
   expect(quoted, 'the demo network has a note to quote').toBeTruthy();
 
   const invoice = encodeBolt11({
@@ -130,7 +92,7 @@ test('a note shows its image, link preview, mention, quote, hashtags, player, in
       ['emoji', 'strucc', 'https://media.strucc.test/img/1.svg'],
     ],
   );
-  await publish(event);
+  await publishAccepted(event);
 
   const thirdParty: string[] = [];
   page.on('request', (req) => {
@@ -185,7 +147,7 @@ test('a hostile note renders as text and runs nothing', async ({ page }) => {
     'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
   ].join('\n');
   const event = note(hostile);
-  await publish(event);
+  await publishAccepted(event);
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.message());
@@ -212,9 +174,9 @@ interface Counts {
 /** A note's counts straight from the relay (and the quote count from the cache API). */
 async function countsOf(id: string): Promise<Counts & { emoji?: string }> {
   // The server counts every reaction but a '-' (a dislike) as a like of the note.
-  const onIt = (await query({ kinds: [7], '#e': [id], limit: 1000 })).filter((r) => r.content.trim() !== '-');
-  const reposts = await query({ kinds: [6], '#e': [id], limit: 1000 });
-  const zaps = await query({ kinds: [9735], '#e': [id], limit: 1000 });
+  const onIt = (await queryRelay({ kinds: [7], '#e': [id], limit: 1000 })).filter((r) => r.content.trim() !== '-');
+  const reposts = await queryRelay({ kinds: [6], '#e': [id], limit: 1000 });
+  const zaps = await queryRelay({ kinds: [9735], '#e': [id], limit: 1000 });
   const [count] = await cacheApi('note_mentions_count', { event_id: id });
   return {
     reactions: onIt.length,
@@ -228,14 +190,14 @@ async function countsOf(id: string): Promise<Counts & { emoji?: string }> {
 
 /** The demo note with the most reactions. */
 async function busiestNote(): Promise<Event> {
-  const reactions = await query({ kinds: [7], limit: 5000 });
+  const reactions = await queryRelay({ kinds: [7], limit: 5000 });
   const byTarget = new Map<string, number>();
   for (const r of reactions) {
     const target = r.tags.filter((t) => t[0] === 'e').at(-1)?.[1];
     if (target) byTarget.set(target, (byTarget.get(target) ?? 0) + 1);
   }
   for (const [id] of [...byTarget].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
-    const [target] = await query({ ids: [id], kinds: [1] });
+    const [target] = await queryRelay({ ids: [id], kinds: [1] });
     if (target) return target;
   }
   throw new Error('no demo note with reactions');
@@ -289,7 +251,7 @@ test('the reactions modal shows the right counts and lists for a demo note', asy
 test('phone layout: inline content stays inside the screen', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const event = note(`Telefonon is jó? ${siteUrl}\nhttps://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC`);
-  await publish(event);
+  await publishAccepted(event);
   const card = await openNote(page, event);
   await expect(card.locator('a.link-preview')).toBeVisible({ timeout: 15_000 });
   const player = card.locator('.note-player-spotify');

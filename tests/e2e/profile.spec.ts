@@ -4,6 +4,7 @@ import { nprofileEncode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';
 import { formatCount } from '../../src/lib/format.ts';
+import { publishToRelay } from './support/session.ts';
 
 const base = () => process.env.STRUCC_URL!;
 
@@ -30,23 +31,6 @@ function cache(command: string, payload: Record<string, unknown>): Promise<Cache
         if (msg[0] === 'NOTICE') reject(new Error(String(msg[2])));
         else resolve(out);
       }
-    });
-    ws.on('error', reject);
-  });
-}
-
-/** Publishes a signed event on the server's relay and waits for its OK. */
-function publish(event: object): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${base().replace(/^http/, 'ws')}/relay`);
-    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 10_000);
-    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] !== 'OK') return;
-      clearTimeout(timer);
-      ws.close();
-      resolve(msg[2] === true);
     });
     ws.on('error', reject);
   });
@@ -221,8 +205,8 @@ test('a signed-in user sees their own profile at /p, and a profile they muted is
   const secret = generateSecretKey();
   const now = Math.floor(Date.now() / 1000);
   const me = 'Próba Némító';
-  expect(await publish(finalizeEvent({ kind: 0, created_at: now, tags: [], content: JSON.stringify({ name: me }) }, secret))).toBe(true);
-  expect(await publish(finalizeEvent({ kind: 10000, created_at: now, tags: [['p', user.pubkey]], content: '' }, secret))).toBe(true);
+  expect(await publishToRelay(finalizeEvent({ kind: 0, created_at: now, tags: [], content: JSON.stringify({ name: me }) }, secret))).toBe(true);
+  expect(await publishToRelay(finalizeEvent({ kind: 10000, created_at: now, tags: [['p', user.pubkey]], content: '' }, secret))).toBe(true);
 
   await page.addInitScript(() => localStorage.setItem('devMode', 'true'));
   await page.goto(`${base()}/home`);

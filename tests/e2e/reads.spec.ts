@@ -4,6 +4,7 @@ import { finalizeEvent } from 'nostr-tools/pure';
 import { naddrEncode } from 'nostr-tools/nip19';
 import WebSocket from 'ws';
 import { demoUser, HOUSE_PUBKEY } from '../../server/demo/accounts.ts';
+import { publishToRelay } from './support/session.ts';
 
 const base = () => process.env.STRUCC_URL!;
 const wsUrl = (path: string) => `${base().replace(/^http/, 'ws')}${path}`;
@@ -33,22 +34,6 @@ function cache(command: string, payload: Record<string, unknown> = {}): Promise<
         ws.close();
         resolve(out);
       }
-    });
-    ws.on('error', reject);
-  });
-}
-
-function publish(event: Ev): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(wsUrl('/relay'));
-    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 10_000);
-    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] !== 'OK') return;
-      clearTimeout(timer);
-      ws.close();
-      resolve(msg[2] === true);
     });
     ws.on('error', reject);
   });
@@ -185,7 +170,7 @@ test('a hostile article shows its markup as text and runs nothing', async ({ pag
     },
     author.secretKey,
   ) as Ev;
-  expect(await publish(event)).toBe(true);
+  expect(await publishToRelay(event)).toBe(true);
 
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
@@ -215,7 +200,7 @@ test('a highlight published on the relay is marked in the article body with its 
     { kind: 9802, created_at: Math.floor(Date.now() / 1000), tags: [['a', coordinate], ['p', event.pubkey]], content: passage },
     demoUser(5).secretKey,
   ) as Ev;
-  expect(await publish(highlight)).toBe(true);
+  expect(await publishToRelay(highlight)).toBe(true);
 
   await page.goto(`${base()}/a/${naddrOf(event)}`);
   await expect(page.locator('.article-body mark.article-highlight')).toHaveText(passage);
@@ -237,7 +222,7 @@ test('a reply published on the relay shows under the article as a note card', as
     },
     demoUser(6).secretKey,
   ) as Ev;
-  expect(await publish(reply)).toBe(true);
+  expect(await publishToRelay(reply)).toBe(true);
   await page.goto(`${base()}/a/${naddrOf(event)}`);
   const replies = page.getByRole('region', { name: /válasz/ });
   await expect(replies.locator(`[data-note-id="${reply.id}"]`)).toContainText(text);

@@ -35,6 +35,28 @@ export function queryRelay(filter: Record<string, unknown>): Promise<Event[]> {
   });
 }
 
+/** Sends a signed event to the server's relay, as another person's client would; resolves with the relay's OK flag. */
+export function publishToRelay(event: object): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(relayUrl());
+    const timer = setTimeout(() => (ws.close(), reject(new Error('relay did not answer'))), 15_000);
+    ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
+    ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as unknown[];
+      if (msg[0] !== 'OK') return;
+      clearTimeout(timer);
+      ws.close();
+      resolve(msg[2] === true);
+    });
+    ws.on('error', reject);
+  });
+}
+
+/** publishToRelay for events the test needs on the server: a refusal fails the test. */
+export async function publishAccepted(event: object): Promise<void> {
+  if (!(await publishToRelay(event))) throw new Error('the relay refused the event');
+}
+
 /** The newest event of a kind by an author on the server, waiting until one newer than `since` arrives. */
 export async function latestEvent(author: string, kind: number, since = 0, extra: Record<string, unknown> = {}): Promise<Event> {
   let found: Event | undefined;
