@@ -8,7 +8,7 @@ import { nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { displayName, emptyProfile } from '../../worker/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
-import { type Driven, latestEvent, openApp, useLocalRelay } from './support/session.ts';
+import { type Driven, latestEvent, openApp, queryRelay, useLocalRelay } from './support/session.ts';
 
 /** The wide layout's chip (the phone top bar's copy is hidden at this viewport). */
 const chip = (page: Page) => page.locator('.side-nav .account-chip');
@@ -23,7 +23,7 @@ async function openLoginModal(page: Page) {
 
 test('extension login through the modal shows the user in two tabs', async ({ context }) => {
   const sk = generateSecretKey();
-  await installNip07Stub(context, sk);
+  const stub = await installNip07Stub(context, sk);
   await enableDevMode(context);
   const a = await context.newPage();
   const b = await context.newPage();
@@ -38,6 +38,14 @@ test('extension login through the modal shows the user in two tabs', async ({ co
     await expect(chip(page)).toContainText(name);
     await expect(chip(page).getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
   }
+  // Signing in publishes nothing: the only signatures are the cache server's read requests (spec §4 settings load).
+  await expect.poll(() => stub.signed.length).toBeGreaterThan(0);
+  await a.waitForTimeout(1500);
+  for (const e of stub.signed) {
+    expect(e.kind).toBe(30078);
+    expect(e.tags[0]?.[2]).toMatch(/^get_/);
+  }
+  expect(await queryRelay({ authors: [getPublicKey(sk)] })).toEqual([]);
 });
 
 test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, right PIN, forgot PIN', async ({ context }) => {
