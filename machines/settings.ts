@@ -321,6 +321,7 @@ export const settingsMachine = setup({
         },
         retryWait: {
           after: { saveRetry: 'idle' },
+          on: { SAVE: 'idle' },
         },
       },
     },

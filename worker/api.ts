@@ -247,6 +247,12 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     return keyStateOf(login) === 'none' ? undefined : login.context.pubkey;
   };
   account.service.login.subscribe(() => feeds.refreshViewer());
+  // A settings save that failed while the server was away goes out as soon as it is back.
+  let settingsSawConnected = socket.getSnapshot().context.connected;
+  socket.subscribe((snap) => {
+    if (snap.context.connected && !settingsSawConnected) account.service.settings.retrySave();
+    settingsSawConnected = snap.context.connected;
+  });
   const social: Social = createSocial({
     request,
     subscribe: (command, payload, handlers) => cache.subscribe(command, payload, handlers),

@@ -136,6 +136,11 @@ export class SettingsService {
     return { ok: true };
   }
 
+  /** Retries an unsaved change now instead of after the retry delay (the cache server is back). */
+  retrySave(): void {
+    this.actor.send({ type: 'SAVE' });
+  }
+
   /** Every write to IndexedDB queued so far has finished; for tests and shutdown. */
   flush(): Promise<void> {
     return this.writes;

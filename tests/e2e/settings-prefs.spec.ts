@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { cacheRequest } from './support/cache-client.ts';
-import { openApp, signIn } from './support/session.ts';
+import { baseUrl, type Driven, openApp, signIn } from './support/session.ts';
 
 /** The user's server-saved settings (protocol §3.9 get_app_settings). */
 async function storedSettings(secretKey: Uint8Array): Promise<Record<string, unknown>> {
@@ -150,4 +150,27 @@ test('zap presets: validation, save, reload and restore defaults', async ({ cont
   await expect
     .poll(async () => ((await storedSettings(secretKey)).zapOptions as number[] | undefined)?.[1], { timeout: 20_000 })
     .toBe(420);
+});
+
+test('a change made while the cache server is unreachable stays, is flagged, and is saved once the server is back', async ({ context }) => {
+  const secretKey = generateSecretKey();
+  const { page } = await signIn(context, secretKey, '/settings/notifications');
+  const reposted = page.getByRole('switch', { name: 'Megosztották a bejegyzésedet' });
+  await expect(reposted).toBeChecked();
+  const real = `${baseUrl().replace(/^http/, 'ws')}/v1`;
+
+  // The server goes away (a closed port stands in for a dropped network).
+  await page.evaluate(() => (window.strucc!.api as unknown as Driven).setCacheServer('ws://127.0.0.1:9/v1'));
+  await reposted.click({ force: true });
+  await expect(reposted).not.toBeChecked();
+  // The save waits for the socket up to the request timeout (20 s), then fails and is kept for a retry.
+  await expect(page.getByRole('alert').filter({ hasText: 'A beállítások mentése nem sikerült' })).toBeVisible({ timeout: 30_000 });
+  await expect(reposted).not.toBeChecked();
+
+  // Back online: the kept change goes out without another click.
+  await page.evaluate((url) => (window.strucc!.api as unknown as Driven).setCacheServer(url), real);
+  await expect
+    .poll(async () => ((await storedSettings(secretKey)).notifications as Record<string, boolean> | undefined)?.YOUR_POST_WAS_REPOSTED, { timeout: 20_000 })
+    .toBe(false);
+  await expect(page.getByRole('alert').filter({ hasText: 'A beállítások mentése nem sikerült' })).toHaveCount(0);
 });

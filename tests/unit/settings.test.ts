@@ -206,6 +206,22 @@ describe('settings machine', () => {
     expect(ctx()).toMatchObject({ warning: undefined, unsaved: [] });
   });
 
+  it('a failed save is retried at once when asked (the cache server came back), without waiting for the delay', async () => {
+    const f = fakes({ user: {}, sub: { 'user-home-feeds': [feed('a'), feed('b')], 'user-reads-feeds': [feed('r')] } });
+    const { actor, ctx } = start(f);
+    actor.send({ type: 'LOAD', key: 'pk', canSign: true });
+    await flush();
+    f.fail.add('save:settings');
+    actor.send({ type: 'EDIT', action: { type: 'updateSettings', patch: { defaultZapAmount: 42 } } });
+    await flush();
+    expect(ctx()).toMatchObject({ warning: SAVE_FAILED, unsaved: ['settings'] });
+    f.fail.delete('save:settings');
+    actor.send({ type: 'SAVE' });
+    await flush();
+    expect(f.saved).toEqual([{ part: 'settings', value: ctx().settings }]);
+    expect(ctx()).toMatchObject({ warning: undefined, unsaved: [] });
+  });
+
   it('unsaved local changes survive a reload and win over the server copy, then get saved', async () => {
     const local: SettingsRecord = {
       theme: 'sunrise',
