@@ -14,6 +14,7 @@ export const K = {
   GENERIC_REPOST: 16,
   PICTURE: 20,
   ZAP: 9735,
+  MEDIA_SERVERS: 10063,
   LONG_FORM: 30023,
   NOTE_STATS: 10000100,
   REFERENCED: 10000107,
@@ -100,17 +101,27 @@ class BundleIndex {
   readonly followers = new Map<string, number>();
   readonly hints = new Map<string, string>();
   readonly words = new Map<string, number>();
+  /** Each author's Blossom servers (kind 10063), for pictures that fail to load. */
+  readonly mediaServers = new Map<string, { at: number; servers: string[] }>();
   range?: FeedRange;
 
   constructor(objects: CacheObject[]) {
     for (const o of objects) this.add(o);
     for (const [pk, n] of this.followers) if (this.profiles[pk]) this.profiles[pk].followers = n;
+    for (const [pk, list] of this.mediaServers) if (this.profiles[pk]) this.profiles[pk].mediaServers = list.servers;
   }
 
   private addEvent(e: NostrEvent, topLevel: boolean): void {
     if (e.kind === K.METADATA) {
       const seen = this.profiles[e.pubkey];
       if (!seen || seen.created_at < e.created_at) this.profiles[e.pubkey] = parseProfile(e);
+      return;
+    }
+    if (e.kind === K.MEDIA_SERVERS) {
+      const seen = this.mediaServers.get(e.pubkey);
+      if (seen && seen.at >= e.created_at) return;
+      const servers = e.tags.filter((t) => t[0] === 'server' && typeof t[1] === 'string' && /^https?:\/\//i.test(t[1])).map((t) => t[1]);
+      this.mediaServers.set(e.pubkey, { at: e.created_at, servers });
       return;
     }
     if (e.kind === K.ZAP) {

@@ -42,6 +42,8 @@ export interface Profile {
   created_at: number;
   /** Follower count from USER_SCORES, when the server sent one. */
   followers?: number;
+  /** The author's Blossom servers (kind 10063), where a picture that fails to load is looked for. */
+  mediaServers?: string[];
 }
 
 export interface NoteStats {

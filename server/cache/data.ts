@@ -101,6 +101,11 @@ export async function replaceableOf(db: Queryable, kind: number, pubkeys: Iterab
 
 export const profilesOf = (db: Queryable, pubkeys: Iterable<string>) => replaceableOf(db, 0, pubkeys);
 
+/** The users' Blossom server lists (kind 10063, BUD-03), which clients try when a picture fails (S §2.2 step 4). */
+export const mediaServerListsOf = async (db: Queryable, pubkeys: Iterable<string>): Promise<NostrEvent[]> => [
+  ...(await replaceableOf(db, 10063, pubkeys)).values(),
+];
+
 export interface Address {
   kind: number;
   pubkey: string;

@@ -13,6 +13,7 @@ import {
   eventsByAddress,
   eventsByIds,
   followerCounts,
+  mediaServerListsOf,
   profilesOf,
   statsByIds,
   tombstones,
@@ -254,6 +255,7 @@ export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptio
   for (const pk of emittedProfiles) scores[pk] = followers.get(pk) ?? 0;
   out.push(synthetic(K.USER_SCORES, scores));
   out.push(synthetic(K.EVENT_RELAYS, {}));
+  for (const list of await mediaServerListsOf(db, emittedProfiles)) out.push(list as unknown as CacheObject);
   if (!opts.noRange) out.push(range(opts.orderBy, primaries));
   return out;
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Profile } from '../../worker/types';
 import { mediaUrl } from '../lib/media';
+import { findOnMediaServers } from '../lib/mediaFallback';
 
 function hue(pubkey: string): number {
   let h = 0;
@@ -28,20 +29,35 @@ function GeneratedAvatar({ pubkey, initial, size }: { pubkey: string; initial: s
 }
 
 export function Avatar({ profile, name, size = 44 }: { profile: Profile; name: string; size?: number }) {
-  const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const picture = profile.picture?.trim();
+  // What failed and what replaced it are kept per picture, so a changed profile starts afresh.
+  const [failed, setFailed] = useState<{ picture: string; fallback?: string; done?: boolean } | null>(null);
   const initial = (Array.from(name.trim())[0] ?? '?').toLocaleUpperCase('hu');
-  if (!picture || failedUrl === picture) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} />;
+  const state = failed?.picture === picture ? failed : null;
+  if (!picture || state?.done) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} />;
+
+  const onError = () => {
+    if (state?.fallback) {
+      setFailed({ picture, done: true });
+      return;
+    }
+    setFailed({ picture });
+    void findOnMediaServers(picture, profile.mediaServers ?? []).then((url) =>
+      setFailed(url ? { picture, fallback: url } : { picture, done: true }),
+    );
+  };
+  // Until a fallback is found the placeholder shows, rather than the broken image.
+  if (state && !state.fallback) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} />;
   return (
     <img
       className="avatar"
-      src={mediaUrl(picture, 's')}
+      src={state?.fallback ?? mediaUrl(picture, 's')}
       alt=""
       width={size}
       height={size}
       loading="lazy"
       decoding="async"
-      onError={() => setFailedUrl(picture)}
+      onError={onError}
     />
   );
 }

@@ -1,7 +1,7 @@
 /** Profile commands (S §2.3, §3.3). */
 import type { Queryable } from '../../store/db.ts';
 import { isHex64, type Args } from '../args.ts';
-import { followerCounts, hiddenFor, profilesOf, replaceableOf, type CacheObject } from '../data.ts';
+import { followerCounts, hiddenFor, mediaServerListsOf, profilesOf, replaceableOf, type CacheObject } from '../data.ts';
 import { K, synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { followerIncreases } from './follower-gains.ts';
@@ -24,6 +24,7 @@ export async function userInfos(db: Queryable, pubkeys: string[]): Promise<Cache
     scores[pk] = counts.get(pk) ?? 0;
   }
   out.push(synthetic(K.USER_SCORES, scores), synthetic(K.FOLLOWER_COUNTS, scores));
+  for (const list of await mediaServerListsOf(db, Object.keys(scores))) out.push(list as unknown as CacheObject);
   return out;
 }
 
