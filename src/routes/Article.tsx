@@ -23,6 +23,7 @@ import { mediaUrl } from '../lib/media';
 import hu from '../../locales/hu/reads.json';
 import en from '../../locales/en/reads.json';
 import '../styles/reads.css';
+import '../styles/article.css';
 
 registerNamespace('reads', { hu, en });
 

@@ -6,6 +6,7 @@ import { displayName } from '../../../worker/profile';
 import { markHighlights, renderMarkdown } from '../../lib/markdown';
 import { mediaUrl } from '../../lib/media';
 import { config } from '../../worker-client';
+import '../../styles/article.css';
 
 export interface HighlightPassage {
   text: string;

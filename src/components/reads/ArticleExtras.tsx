@@ -9,6 +9,7 @@ import { formatCount } from '../../lib/format';
 import { Avatar } from '../Avatar';
 import { ZapIcon } from '../Icons';
 import type { HighlightPassage } from './ArticleBody';
+import '../../styles/article.css';
 
 const KIND_HIGHLIGHT = 9802;
 const KIND_ZAP = 9735;

@@ -5,6 +5,7 @@ import { normalizeTopics } from '../../lib/article';
 import { safeImage } from '../../lib/markdown';
 import { mediaUrl } from '../../lib/media';
 import { ArticleBody } from '../reads/ArticleBody';
+import '../../styles/article.css';
 
 const NO_PROFILES = {};
 const NO_HIGHLIGHTS: never[] = [];
