@@ -270,6 +270,34 @@ test('mute asks first, publishes a kind 10000 with the author, and the author’
   await expect(toast(page, `${author.name} némítva`)).toBeVisible();
 });
 
+test('mute thread publishes the root’s e tag in the kind 10000; the thread leaves the open feed and is listed on the muted page until unmuted', async ({ context }) => {
+  const author = await newAuthor();
+  const [root, other] = author.notes;
+  const viewer = generateSecretKey();
+  const me = getPublicKey(viewer);
+  const { page } = await signIn(context, viewer);
+  const cards = page.locator('[role="feed"] article[data-note-id]');
+  await openIn(page, `/p/${npubEncode(author.pubkey)}`, cards.nth(1));
+  const since = now() - 5;
+
+  const menu = await openMenu(cardOf(page, root));
+  await menu.getByRole('menuitem', { name: 'Szál némítása' }).click();
+  await expect(toast(page, 'A szál némítva: a válaszai nem jelennek meg többé')).toBeVisible();
+  const list = await latestEvent(me, 10000, since);
+  expect(list.tags).toContainEqual(['e', root.id]);
+  await expect(page.locator(`[role="feed"] article[data-note-id="${root.id}"]`)).toHaveCount(0);
+  await expect(page.locator(`[role="feed"] article[data-note-id="${other.id}"]`)).toBeVisible();
+
+  await goInApp(page, '/settings/muted');
+  const row = page.locator(`[data-thread="${root.id}"]`);
+  await expect(row).toContainText(root.content);
+  await row.getByRole('button', { name: 'Némítás feloldása' }).click();
+  await expect(row).toHaveCount(0);
+  await expect
+    .poll(async () => (await latestEvent(me, 10000, since)).tags.some((t) => t[0] === 'e' && t[1] === root.id))
+    .toBe(false);
+});
+
 test('delete own note: asks first, publishes a kind 5, and the note leaves the feed', async ({ context }) => {
   const viewer = generateSecretKey();
   const pubkey = getPublicKey(viewer);

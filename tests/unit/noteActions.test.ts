@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { decode } from 'nostr-tools/nip19';
 import {
+  threadRootOf,
   authorNpub,
   bookmarkTag,
   broadcastPayload,
@@ -28,6 +29,16 @@ const article = plain(
 );
 
 const stats: NoteStats = { likes: 4, replies: 1, mentions: 0, reposts: 2, zaps: 0, satszapped: 0, score: 0, score24h: 0 };
+
+describe('threadRootOf (NIP-10)', () => {
+  const id = 'f'.repeat(64), root = 'a'.repeat(64), parent = 'b'.repeat(64);
+  it('takes the marked root, else the first positional e tag, else the note itself', () => {
+    expect(threadRootOf({ id, tags: [['e', parent, '', 'reply'], ['e', root, '', 'root']] })).toBe(root);
+    expect(threadRootOf({ id, tags: [['e', root], ['e', parent]] })).toBe(root);
+    expect(threadRootOf({ id, tags: [['e', parent, '', 'mention'], ['p', root]] })).toBe(id);
+    expect(threadRootOf({ id, tags: [] })).toBe(id);
+  });
+});
 
 describe('repostEvent', () => {
   it('is a kind 6 with the reposted event as JSON and its e and p tags', () => {

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { FeedNote } from '../../../worker/types';
 import { displayName } from '../../../worker/profile';
 import { accountAction } from '../../lib/account';
-import { authorNpub, broadcastPayload, deletionEvent, noteId, noteLink, rawData } from '../../lib/noteActions';
+import { authorNpub, broadcastPayload, deletionEvent, noteId, noteLink, rawData, threadRootOf } from '../../lib/noteActions';
 import { confirmDialog, openLogin } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { copyText } from './clipboard';
@@ -72,6 +72,13 @@ export default function NoteMenu({ note, panel, acting, anchor, onPanel }: NoteM
     else toastError(t('toast.muteFailed', { name }));
   };
 
+  // Reversible from the muted settings page, so no confirm: a toast says what happened.
+  const muteThread = async () => {
+    const result = await accountAction({ type: 'muteTag', tag: ['e', threadRootOf(event)] }).catch(() => ({ ok: false }));
+    if (result.ok) toastSuccess(t('toast.threadMuted'));
+    else toastError(t('toast.threadMuteFailed'));
+  };
+
   const remove = async () => {
     const ok = await confirmDialog({ title: t('delete.title'), message: t('delete.message'), confirmLabel: t('delete.confirm'), danger: true });
     if (!ok) return;
@@ -94,6 +101,7 @@ export default function NoteMenu({ note, panel, acting, anchor, onPanel }: NoteM
     { key: 'copyRaw', label: t('menu.copyRaw'), Icon: CodeIcon, onSelect: copy(() => rawData(event), 'toast.copiedRaw') },
     { key: 'copyNpub', label: t('menu.copyNpub'), Icon: UserIcon, onSelect: copy(() => authorNpub(event), 'toast.copiedNpub') },
     { key: 'broadcast', label: t('menu.broadcast'), Icon: BroadcastIcon, onSelect: signedIn(() => void broadcast()) },
+    { key: 'muteThread', label: t('menu.muteThread'), Icon: MuteIcon, onSelect: signedIn(() => void muteThread()) },
   ];
   if (own) {
     items.push({ key: 'delete', label: t('menu.delete'), Icon: TrashIcon, danger: true, onSelect: () => void remove() });

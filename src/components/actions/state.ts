@@ -9,7 +9,7 @@ import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
 import type { FeedNote, NoteStats } from '../../../worker/types';
 import { accountAction, useAccount } from '../../lib/account';
-import { bookmarkTag, coordinateOf, hasBookmark, shownStats, type ViewerState } from '../../lib/noteActions';
+import { bookmarkTag, coordinateOf, hasBookmark, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
 import { toastError } from '../../lib/toast';
 
 // The card's own strings are few; the menu and the dialogs bring theirs in their own chunk.
@@ -124,19 +124,27 @@ export async function toggleBookmark(note: FeedNote, bookmarked: boolean): Promi
 }
 
 /**
- * A feed's notes without the muted authors' notes and reposts (the server leaves them out of the
- * next page, but the open feed already holds them) and without notes deleted here.
+ * A feed's notes without the muted authors' notes and reposts and the muted threads' notes (the
+ * server leaves them out of the next page, but the open feed already holds them) and without notes
+ * deleted here. A thread page opened on purpose keeps its own thread (`threads: false`).
  */
-export function useVisibleNotes(notes: FeedNote[]): FeedNote[] {
+export function useVisibleNotes(notes: FeedNote[], { threads = true }: { threads?: boolean } = {}): FeedNote[] {
   const snapshot = useAccount();
-  const muted = snapshot?.account?.muted;
+  const account = snapshot?.account;
   const own = snapshot?.login.pubkey;
   const gone = useDeletedNotes();
   return useMemo(() => {
-    const hidden = new Set((muted ?? []).filter((p) => p !== own));
-    if (hidden.size === 0 && gone.size === 0) return notes;
-    return notes.filter(
-      (n) => !gone.has(n.event.id) && !hidden.has(n.event.pubkey) && !(n.repostedBy && hidden.has(n.repostedBy.pubkey)),
+    const hidden = new Set((account?.muted ?? []).filter((p) => p !== own));
+    const mutedThreads = new Set(
+      threads ? [...(account?.mutedTags ?? []), ...(account?.mutedPrivateTags ?? [])].filter((t) => t[0] === 'e' && t[1]).map((t) => t[1]) : [],
     );
-  }, [notes, muted, own, gone]);
+    if (hidden.size === 0 && gone.size === 0 && mutedThreads.size === 0) return notes;
+    return notes.filter(
+      (n) =>
+        !gone.has(n.event.id) &&
+        !hidden.has(n.event.pubkey) &&
+        !(n.repostedBy && hidden.has(n.repostedBy.pubkey)) &&
+        !(mutedThreads.size > 0 && (mutedThreads.has(n.event.id) || mutedThreads.has(threadRootOf(n.event)))),
+    );
+  }, [notes, account?.muted, account?.mutedTags, account?.mutedPrivateTags, own, gone, threads]);
 }

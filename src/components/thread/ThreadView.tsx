@@ -52,7 +52,7 @@ export function ThreadView({ id }: { id: string }) {
   const note = snapshot?.note;
   const parents = snapshot?.parents ?? [];
   // Muted authors' and deleted replies leave the count as well as the list.
-  const shown = useVisibleNotes(snapshot?.replies ?? NO_NOTES);
+  const shown = useVisibleNotes(snapshot?.replies ?? NO_NOTES, { threads: false });
   const replies = useMemo(() => (order === 'newest' ? newestFirst(shown) : byEngagement(shown)), [shown, order]);
 
   // With parents above it the focused note would start off screen; bring it to the top once per thread.
