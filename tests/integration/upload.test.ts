@@ -210,7 +210,8 @@ describe('abandoned uploads', () => {
     } finally {
       vi.useRealTimers();
     }
-    await vi.waitUntil(() => uploads.size === 0);
+    // The map forgets the upload first, then its temp file is closed and removed.
+    await vi.waitUntil(async () => uploads.size === 0 && (await readdir(tmpDir)).length === 0);
     await start('leallitaskor');
     expect((await readdir(tmpDir)).length).toBe(1);
     await uploads.closeAll();
