@@ -62,9 +62,11 @@ function readDataUrl(blob: Blob): Promise<string> {
   });
 }
 
+type ReplyObjects = { kind: number; content?: unknown }[];
+
 /** One socket, one request at a time: resolves with the reply's objects, rejects on a NOTICE or a drop. */
 class UploadSocket {
-  private waiting: { subid: string; objects: { kind: number; content?: unknown }[]; resolve: (o: { kind: number; content?: unknown }[]) => void; reject: (e: Error) => void } | null = null;
+  private waiting: { subid: string; objects: ReplyObjects; resolve: (o: ReplyObjects) => void; reject: (e: Error) => void } | null = null;
   private counter = 0;
   private abandoned: Error | null = null;
 
@@ -74,7 +76,7 @@ class UploadSocket {
       if (!w) return;
       for (const msg of parseFrame(e.data)) {
         if (msg.subid !== w.subid && !(msg.type === 'NOTICE' && msg.subid === '')) continue;
-        if (msg.type === 'EVENT') w.objects.push(msg.event as { kind: number; content?: unknown });
+        if (msg.type === 'EVENT') w.objects.push(msg.event as ReplyObjects[number]);
         else if (msg.type === 'NOTICE') this.settle((x) => x.reject(new ChunkedUploadError('refused', msg.message)));
         else this.settle((x) => x.resolve(x.objects));
       }
@@ -92,17 +94,21 @@ class UploadSocket {
         return;
       }
       ws.binaryType = 'arraybuffer';
+      const onAbort = () => fail('cancelled');
       const fail = (code: 'unreachable' | 'cancelled') => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         ws.onopen = ws.onerror = ws.onclose = null;
         ws.close();
         reject(new ChunkedUploadError(code));
       };
       const timer = setTimeout(() => fail('unreachable'), OPEN_TIMEOUT_MS);
-      signal?.addEventListener('abort', () => fail('cancelled'), { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       ws.onerror = ws.onclose = () => fail('unreachable');
       ws.onopen = () => {
         clearTimeout(timer);
+        // From here a cancel is the upload's to handle: it still has to tell the server.
+        signal?.removeEventListener('abort', onAbort);
         ws.onerror = null;
         resolve(new UploadSocket(ws));
       };
@@ -115,7 +121,7 @@ class UploadSocket {
     if (w) run(w);
   }
 
-  request(command: string, event: NostrEvent): Promise<{ kind: number; content?: unknown }[]> {
+  request(command: string, event: NostrEvent): Promise<ReplyObjects> {
     if (this.abandoned) return Promise.reject(this.abandoned);
     if (this.ws.readyState !== WebSocket.OPEN) return Promise.reject(new ChunkedUploadError('lost'));
     const subid = `upload_${++this.counter}`;
