@@ -1,5 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OneFieldForm } from '../settings/OneFieldForm';
 import type { InputCheck } from './muted';
 
 export interface TagAdderProps {
@@ -17,63 +17,12 @@ export interface TagAdderProps {
 /** A one-field form adding a word or hashtag; bad input gets a Hungarian message and keeps the text. */
 export function TagAdder({ label, hint, buttonLabel, check, existing, disabled, onAdd }: TagAdderProps) {
   const { t } = useTranslation('moderation');
-  const id = useId();
-  const [text, setText] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (text: string) => {
     const checked = check(text);
-    if (!checked.ok) {
-      setError(t(`input.${checked.error}`));
-      return;
-    }
+    if (!checked.ok) return t(`input.${checked.error}`);
     const lower = checked.value.toLocaleLowerCase('hu');
-    if (existing.some((v) => v.toLocaleLowerCase('hu') === lower)) {
-      setError(t('input.already'));
-      return;
-    }
-    setBusy(true);
-    try {
-      if (await onAdd(checked.value)) setText('');
-    } finally {
-      setBusy(false);
-    }
+    if (existing.some((v) => v.toLocaleLowerCase('hu') === lower)) return t('input.already');
+    return (await onAdd(checked.value)) ? 'clear' : undefined;
   };
-
-  return (
-    <form className="mod-add" onSubmit={(e) => void submit(e)} noValidate>
-      <label htmlFor={`${id}-input`} className="mod-add-label">
-        {label}
-      </label>
-      <div className="mod-add-line">
-        <input
-          id={`${id}-input`}
-          className="form-input"
-          value={text}
-          autoComplete="off"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-note`}
-          disabled={disabled}
-          onChange={(e) => {
-            setText(e.target.value);
-            setError('');
-          }}
-        />
-        <button type="submit" className="button" disabled={disabled || busy}>
-          {buttonLabel}
-        </button>
-      </div>
-      {error ? (
-        <p id={`${id}-note`} className="form-error" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p id={`${id}-note`} className="form-hint">
-          {hint}
-        </p>
-      )}
-    </form>
-  );
+  return <OneFieldForm label={label} hint={hint} button={buttonLabel} disabled={disabled} onSubmit={submit} />;
 }

@@ -3,70 +3,22 @@
  * (kept in localStorage for the next start and applied to the running worker at once), and an
  * alternative address one click away.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkCacheServerUrl } from '../../../worker/cacheServerUrl';
 import { fullApi } from '../../lib/account';
 import { useSocketState } from '../../lib/hooks';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { OneFieldForm } from '../settings/OneFieldForm';
 import { CACHE_SERVER_ALT_KEY, CACHE_SERVER_KEY, defaultCacheServer, readStored, writeStored } from './cacheServer';
 
-function UrlForm({ label, hint, button, initial = '', onSubmit }: { label: string; hint: string; button: string; initial?: string; onSubmit: (url: string) => Promise<void> }) {
-  const id = useId();
-  const [text, setText] = useState(initial);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+function UrlForm({ label, hint, button, initial, onSubmit }: { label: string; hint: string; button: string; initial?: string; onSubmit: (url: string) => Promise<void> }) {
+  const submit = async (text: string) => {
     const checked = checkCacheServerUrl(text);
-    if (!checked.ok) {
-      setError(checked.error);
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSubmit(checked.url);
-    } finally {
-      setBusy(false);
-    }
+    if (!checked.ok) return checked.error;
+    await onSubmit(checked.url);
   };
-  return (
-    <form className="mod-add" onSubmit={(e) => void submit(e)} noValidate>
-      <label htmlFor={`${id}-url`} className="mod-add-label">
-        {label}
-      </label>
-      <div className="mod-add-line">
-        <input
-          id={`${id}-url`}
-          className="form-input"
-          type="url"
-          inputMode="url"
-          value={text}
-          placeholder="wss://"
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-note`}
-          onChange={(e) => {
-            setText(e.target.value);
-            setError('');
-          }}
-        />
-        <button type="submit" className="button" disabled={busy}>
-          {button}
-        </button>
-      </div>
-      {error ? (
-        <p id={`${id}-note`} className="form-error" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p id={`${id}-note`} className="form-hint">
-          {hint}
-        </p>
-      )}
-    </form>
-  );
+  return <OneFieldForm kind="url" label={label} hint={hint} button={button} initial={initial} onSubmit={submit} />;
 }
 
 export function CacheServer() {

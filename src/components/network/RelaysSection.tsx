@@ -2,21 +2,18 @@
  * The pool's relays with their live state, read/write switches (published as kind 10002), removal
  * after the confirm that warns the connection is cut, and adding one by URL.
  */
-import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RelayInfo } from '../../../worker/types';
 import { fullApi } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastSuccess } from '../../lib/toast';
 import { relayMap } from './relayList';
+import { OneFieldForm } from '../settings/OneFieldForm';
 import { RelayRow } from './RelayRow';
 import { applyToPool, publishRelayList } from './save';
 
 export function RelaysSection({ relays, busy, run }: { relays: RelayInfo[] | undefined; busy: boolean; run: (f: () => Promise<void>) => Promise<void> }) {
   const { t } = useTranslation('network');
-  const id = useId();
-  const [text, setText] = useState('');
-  const [error, setError] = useState('');
 
   const setFlags = (relay: RelayInfo, read: boolean, write: boolean) =>
     run(async () => {
@@ -42,19 +39,19 @@ export function RelaysSection({ relays, busy, run }: { relays: RelayInfo[] | und
     });
   };
 
-  const add = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      const api = await fullApi();
-      const result = await api.addRelay(text.trim());
+  const add = async (text: string): Promise<string | 'clear' | void> => {
+    let outcome: string | 'clear' | undefined;
+    await run(async () => {
+      const result = await (await fullApi()).addRelay(text.trim());
       if (!result.ok) {
-        setError(result.error);
+        outcome = result.error;
         return;
       }
-      setText('');
+      outcome = 'clear';
       const map = relayMap(relays ?? [], result.url, { read: true, write: true });
       if (await publishRelayList(map)) toastSuccess(t('relays.added'));
     });
+    return outcome;
   };
 
   return (
@@ -76,41 +73,7 @@ export function RelaysSection({ relays, busy, run }: { relays: RelayInfo[] | und
           ))}
         </ul>
       )}
-      <form className="mod-add" onSubmit={add} noValidate>
-        <label htmlFor={`${id}-url`} className="mod-add-label">
-          {t('relays.addLabel')}
-        </label>
-        <div className="mod-add-line">
-          <input
-            id={`${id}-url`}
-            className="form-input"
-            type="url"
-            inputMode="url"
-            value={text}
-            placeholder="wss://"
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-note`}
-            onChange={(e) => {
-              setText(e.target.value);
-              setError('');
-            }}
-          />
-          <button type="submit" className="button" disabled={busy}>
-            {t('relays.add')}
-          </button>
-        </div>
-        {error ? (
-          <p id={`${id}-note`} className="form-error" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p id={`${id}-note`} className="form-hint">
-            {t('relays.addHint')}
-          </p>
-        )}
-      </form>
+      <OneFieldForm kind="url" label={t('relays.addLabel')} hint={t('relays.addHint')} button={t('relays.add')} busy={busy} onSubmit={add} />
     </section>
   );
 }
