@@ -4,6 +4,7 @@ import { safeImage } from '../../lib/markdown';
 import { mediaUrl } from '../../lib/media';
 import { UploadStatus } from './UploadStatus';
 import { useImageUpload } from './useImageUpload';
+import { ImageFileInput } from './ImageFileInput';
 
 interface CoverFieldProps {
   value: string;
@@ -38,19 +39,7 @@ export function CoverField({ value, onChange, error }: CoverFieldProps) {
         <button type="button" className="button button-secondary" onClick={() => fileInput.current?.click()} disabled={progress !== null}>
           {t('fields.coverUpload')}
         </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept="image/*"
-          hidden
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (file) start(file);
-          }}
-        />
+        <ImageFileInput ref={fileInput} onFile={start} />
       </div>
       {progress && <UploadStatus progress={progress} onCancel={cancel} />}
       {error ? (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { applyFormat, insertImage, type Edit, type FormatAction } from './formatting';
 import { UploadStatus } from './UploadStatus';
 import { useImageUpload } from './useImageUpload';
+import { ImageFileInput } from './ImageFileInput';
 
 interface MarkdownEditorProps {
   value: string;
@@ -109,19 +110,7 @@ export const MarkdownEditor = forwardRef<MarkdownEditorHandle, MarkdownEditorPro
             <path d="m4 18 5.5-5.5 4 4 2.5-2.5 4.5 4.5" />
           </svg>
         </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept="image/*"
-          hidden
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (file) start(file);
-          }}
-        />
+        <ImageFileInput ref={fileInput} onFile={start} />
       </div>
       {progress && <UploadStatus progress={progress} onCancel={cancel} />}
       <textarea
