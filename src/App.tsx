@@ -152,14 +152,20 @@ function MainRoutes() {
 
 /** The global keyboard shortcuts, and the list of them that '?' opens. */
 function KeyboardShortcuts() {
+  // Each opening is a fresh dialog: a '?' pressed while the last one's close is still being
+  // rendered would otherwise leave a mounted but closed dialog.
+  const [opened, setOpened] = useState(0);
   const [open, setOpen] = useState(false);
-  const show = useCallback(() => setOpen(true), []);
+  const show = useCallback(() => {
+    setOpened((n) => n + 1);
+    setOpen(true);
+  }, []);
   const hide = useCallback(() => setOpen(false), []);
   useKeyboardShortcuts(show);
   if (!open) return null;
   return (
     <Suspense fallback={null}>
-      <ShortcutsDialog onClose={hide} />
+      <ShortcutsDialog key={opened} onClose={hide} />
     </Suspense>
   );
 }

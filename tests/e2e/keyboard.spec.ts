@@ -62,6 +62,14 @@ test('? opens the Hungarian list of shortcuts as a dialog; Esc closes it and foc
   await page.keyboard.press('?');
   await page.getByRole('dialog', { name: 'Billentyűparancsok' }).getByRole('button', { name: 'Bezárás' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // Esc and ? at once: the list opens again even while the last close is still being rendered.
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog', { name: 'Billentyűparancsok' })).toBeVisible();
+    await page.keyboard.press('Escape');
+  }
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Billentyűparancsok' })).toBeVisible();
 });
 
 test('j/k also walk the notes of a notification-free page: a profile feed', async ({ page }) => {
