@@ -1,7 +1,7 @@
 /**
- * Media upload: the spec's signed chunks over the server's upload socket, or, where a server has
- * none, its Blossom endpoint (PUT /upload) with a signed kind-24242 authorisation; progress and cancel either way. Only images and videos; 100 MB, or 1 GB for premium
- * members (spec §5, §9).
+ * Media upload: the spec's signed chunks over the server's upload socket or, where a server has
+ * none, its Blossom endpoint (PUT /upload) with a signed kind-24242 authorisation; progress and
+ * cancel either way. Only images and videos; 100 MB, or 1 GB for premium members (spec §5, §9).
  */
 import { config } from '../worker-client';
 import { accountSnapshot, fullApi } from './account';
