@@ -57,8 +57,11 @@ test('a note shows its image, link preview, mention, quote, hashtags, player, in
   const [profileEvent] = await queryRelay({ kinds: [0], authors: [mentioned.pubkey], limit: 1 });
   const profile = JSON.parse(profileEvent.content) as { name?: string; display_name?: string };
   const mentionedName = profile.display_name || profile.name || '';
-  const [quoted] = await queryRelay({ kinds: [1], authors: [demoUser(4).pubkey], limit: 1 });
-  expect(quoted, 'the demo network has a note to quote').toBeTruthy();
+  // A plain one-line note, so its text shows in the embed exactly as it was written.
+  const quoted = (await queryRelay({ kinds: [1], authors: [demoUser(4).pubkey], limit: 50 })).find(
+    (e) => !/nostr:|https?:\/\/|\n/.test(e.content) && e.content.trim().length >= 10,
+  )!;
+  expect(quoted, 'the demo network has a plain note to quote').toBeTruthy();
 
   const invoice = encodeBolt11({
     amountSats: 2100,

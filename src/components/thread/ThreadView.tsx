@@ -107,7 +107,7 @@ export function ThreadView({ id }: { id: string }) {
       <Suspense fallback={null}>
         <InlineReply key={note.event.id} note={note} onPublished={reload} />
       </Suspense>
-      <section className="thread-replies" aria-labelledby="thread-replies-title">
+      <section className={`thread-replies${parents.length > 0 ? ' thread-replies-tall' : ''}`} aria-labelledby="thread-replies-title">
         <div className="thread-replies-head">
           <h2 id="thread-replies-title" className="thread-replies-title">
             {t('replies.title', { count: replies.length })}
