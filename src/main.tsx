@@ -5,6 +5,8 @@ import './styles/themes.css';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/feed.css';
+import './styles/sidebar.css';
+import './styles/settings-menu.css';
 import { applyAnimated, applyTheme, storedAnimated, storedTheme } from './theme';
 import { connect } from './worker-client';
 import { startSignerBridge } from './lib/signerBridge';

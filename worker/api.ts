@@ -6,12 +6,12 @@ import { releaseProxy } from 'comlink';
 import { createActor, type AnyActorLogic } from 'xstate';
 import { cacheSocketMachine, socketStateOf, type CacheSocketSnapshot } from '../machines/cacheSocket.ts';
 import { keyStateOf } from '../machines/login.ts';
-import type { CacheObject, CacheReply, ClientConfig, FeedDefinition, FeedSnapshot, RelayInfo, SocketSnapshot, StruccApi } from './types.ts';
+import type { CacheObject, CacheReply, ClientConfig, RelayInfo, SocketSnapshot, StruccApi } from './types.ts';
 import { CacheClient, type Subscription } from './cache.ts';
 import { FeedRegistry, notify } from './feeds.ts';
 import { defaultFeedCache, type FeedCache } from './feedCache.ts';
 import { relayListLoader } from './relayListLoader.ts';
-import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
+import { createFeedApi } from './feedApi.ts';
 import { Nip05Verifier, type Fetcher } from './nip05.ts';
 import { webSocketActor } from './socketActor.ts';
 import { createNetwork } from './network.ts';
@@ -292,6 +292,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     ...social.api,
     ...reactions,
     ...createDiscover({ request }),
+    ...createFeedApi({ feeds, request, feedCache, guest, touch, releaser }),
     account: account.service,
 
     setSigner: network.setSigner,
@@ -332,48 +333,6 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     },
 
     request,
-
-    async getHomeFeeds(): Promise<FeedDefinition[]> {
-      // The list is the same for everyone; one cached copy serves every viewer.
-      const who = guest();
-      const fresh = request('get_home_feeds').then((reply) => {
-        const list = parseFeedList(reply);
-        if (list && feedCache) void feedCache.saveHomeFeeds(who, list);
-        return list;
-      });
-      // The list kept from the last visit answers at once, so the cached feed paints before the network
-      // answers (a new worker's socket is not even open yet); the network's list is kept for the next visit.
-      if (feedCache) {
-        const kept = await feedCache.loadHomeFeeds(who);
-        if (kept) return kept;
-      }
-      return (await fresh) ?? FALLBACK_HOME_FEEDS.map((f) => ({ ...f }));
-    },
-
-    async openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void) {
-      touch(tabId);
-      return feeds.open(tabId, spec, cb, releaser(cb));
-    },
-
-    async loadMore(handle) {
-      feeds.loadMore(handle);
-    },
-
-    async showPending(handle) {
-      feeds.showPending(handle);
-    },
-
-    async closeFeed(handle) {
-      feeds.close(handle);
-    },
-
-    async selectFeed(handle, spec) {
-      feeds.select(handle, spec);
-    },
-
-    async retryFeed(handle) {
-      feeds.retry(handle);
-    },
 
     async subscribe(tabId: string, command: string, payload: Record<string, unknown> | undefined, cb: (e: CacheObject) => void) {
       touch(tabId);

@@ -14,6 +14,7 @@ import { EmbedPlayer } from './embeds/EmbedPlayer';
 import { LinkPreview, PlainLink } from './embeds/LinkPreview';
 import { NoteVideo } from './embeds/NoteVideo';
 import '../styles/note.css';
+import '../styles/note-cards.css';
 
 // The bolt11 decoder is only needed by the rare note that carries an invoice.
 const InvoiceCard = lazy(() => import('./embeds/InvoiceCard'));

@@ -15,6 +15,7 @@ import { ExploreMedia, ExplorePeople, ExploreTopics, ExploreZaps } from '../comp
 import { LegendStatsPanel, NetStatsPanel } from '../components/explore/StatsPanels';
 import { useLoad, useViewerPubkey } from '../components/explore/useExplore';
 import '../styles/explore.css';
+import '../styles/explore-tabs.css';
 
 registerNamespace('explore', { hu, en });
 

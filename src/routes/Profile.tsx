@@ -14,6 +14,7 @@ import { useVanityName } from '../components/profile/vanity';
 import { parseProfileKey } from '../components/thread/ids';
 import { NotFound } from './InfoPage';
 import '../styles/profile.css';
+import '../styles/profile-sidebar.css';
 
 registerNamespace('profile', { hu, en });
 

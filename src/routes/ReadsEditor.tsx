@@ -20,6 +20,7 @@ import readsEn from '../../locales/en/reads.json';
 import '../styles/modal.css';
 import '../styles/reads.css';
 import '../styles/reads-editor.css';
+import '../styles/reads-editor-wide.css';
 
 registerNamespace('editor', { hu, en });
 // The preview draws the body with the article page's ArticleBody, which speaks 'reads'.

@@ -4,6 +4,7 @@ import type { FeedNote, ReactionTab } from '../../../worker/types';
 import { NoteStats } from '../NoteStats';
 // The counts' buttons are styled with the note card's; a reads list may not have loaded them yet.
 import '../../styles/note.css';
+import '../../styles/note-cards.css';
 
 const ReactionsModal = lazy(() => import('../ReactionsModal'));
 

@@ -10,6 +10,7 @@ import { addFeedTo, removeFeedFrom, useUserFeeds } from '../feedSettings/useUser
 import { loadCatalogue } from './catalogue';
 import { useLoad } from './useExplore';
 import '../../styles/feeds.css';
+import '../../styles/marketplace.css';
 
 export const TIMEFRAMES = ['latest', 'trending', 'popular', 'mostzapped'] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];

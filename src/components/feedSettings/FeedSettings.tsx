@@ -15,6 +15,7 @@ import { FeedRow } from './FeedRow';
 import { useUserFeeds } from './useUserFeeds';
 import './i18n';
 import '../../styles/feeds.css';
+import '../../styles/marketplace.css';
 
 const SAVE_FAILED = 'Failed to save settings';
 const LOAD_FAILED = 'settings-offline';

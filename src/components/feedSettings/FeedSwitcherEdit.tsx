@@ -6,6 +6,7 @@ import { openOverlay } from '../../lib/overlays';
 import { useUserFeeds } from './useUserFeeds';
 import './i18n';
 import '../../styles/feeds.css';
+import '../../styles/marketplace.css';
 
 export function FeedSwitcherEdit({ list }: { list: FeedList }) {
   const { t } = useTranslation('feeds');

@@ -17,6 +17,7 @@ import { MarketItem } from './MarketItem';
 import { isReadsSpec, loadMarket, type MarketFeed } from './marketData';
 import '../feedSettings/i18n';
 import '../../styles/feeds.css';
+import '../../styles/marketplace.css';
 
 const TABS = ['strucc', 'dvm'] as const;
 type Tab = (typeof TABS)[number];

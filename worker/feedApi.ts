@@ -1,0 +1,68 @@
+/**
+ * The feed part of the tabs' API: the home feed list and the live feeds a tab opens, pages and switches.
+ */
+import type { CacheReply, FeedDefinition, FeedSnapshot, StruccApi } from './types.ts';
+import type { FeedRegistry } from './feeds.ts';
+import type { FeedCache } from './feedCache.ts';
+import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
+
+type FeedApi = Pick<
+  StruccApi,
+  'getHomeFeeds' | 'openFeed' | 'loadMore' | 'showPending' | 'closeFeed' | 'selectFeed' | 'retryFeed'
+>;
+
+export interface FeedApiDeps {
+  feeds: FeedRegistry;
+  request: (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
+  feedCache: FeedCache | undefined;
+  /** The guest account whose home feed list a visitor sees. */
+  guest: () => string | undefined;
+  touch: (tabId: string) => void;
+  releaser: (cb: object) => () => void;
+}
+
+export function createFeedApi({ feeds, request, feedCache, guest, touch, releaser }: FeedApiDeps): FeedApi {
+  return {
+    async getHomeFeeds(): Promise<FeedDefinition[]> {
+      // The list is the same for everyone; one cached copy serves every viewer.
+      const who = guest();
+      const fresh = request('get_home_feeds').then((reply) => {
+        const list = parseFeedList(reply);
+        if (list && feedCache) void feedCache.saveHomeFeeds(who, list);
+        return list;
+      });
+      // The list kept from the last visit answers at once, so the cached feed paints before the network
+      // answers (a new worker's socket is not even open yet); the network's list is kept for the next visit.
+      if (feedCache) {
+        const kept = await feedCache.loadHomeFeeds(who);
+        if (kept) return kept;
+      }
+      return (await fresh) ?? FALLBACK_HOME_FEEDS.map((f) => ({ ...f }));
+    },
+
+    async openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void) {
+      touch(tabId);
+      return feeds.open(tabId, spec, cb, releaser(cb));
+    },
+
+    async loadMore(handle) {
+      feeds.loadMore(handle);
+    },
+
+    async showPending(handle) {
+      feeds.showPending(handle);
+    },
+
+    async closeFeed(handle) {
+      feeds.close(handle);
+    },
+
+    async selectFeed(handle, spec) {
+      feeds.select(handle, spec);
+    },
+
+    async retryFeed(handle) {
+      feeds.retry(handle);
+    },
+  };
+}
