@@ -6,6 +6,7 @@
  */
 import type { NostrEvent, UnsignedEvent } from '../../worker/types';
 import { encodeReq, parseFrame } from '../../worker/protocol';
+import { UploadProgressEstimate, type UploadTiming } from './uploadTime';
 
 export const KIND_UPLOAD_CHUNK = 10000135;
 export const KIND_UPLOADED = 10000121;
@@ -36,9 +37,16 @@ export interface ChunkedUploadOptions {
   sign: (template: UnsignedEvent) => Promise<NostrEvent>;
   sha256: (file: File) => Promise<string>;
   onProgress?: (fraction: number) => void;
+  /** The expected times (the account's upload time settings) the progress moves by between answers. */
+  timing?: UploadTiming;
+  /** Called with the times this upload took, once it is complete. */
+  onMeasured?: (measured: UploadTiming) => void;
   signal?: AbortSignal;
   chunkBytes?: number;
 }
+
+const DEFAULT_TIMING: UploadTiming = { chunkMs: 250, finalMs: 100 };
+const PROGRESS_TICK_MS = 100;
 
 /** The upload socket beside a cache socket URL: same host, path /upload. */
 export function uploadSocketUrl(cacheServer: string): string | null {
@@ -166,19 +174,25 @@ export async function uploadInChunks(file: File, options: ChunkedUploadOptions):
   const onAbort = () => socket.abandon(new ChunkedUploadError('cancelled'));
   signal?.addEventListener('abort', onAbort, { once: true });
   let accepted = false;
+  const estimate = new UploadProgressEstimate(Math.max(1, Math.ceil(file.size / size)), options.timing ?? DEFAULT_TIMING);
+  const report = () => options.onProgress?.(estimate.fraction());
+  const ticker = options.onProgress ? setInterval(report, PROGRESS_TICK_MS) : undefined;
   try {
     for (let offset = 0; offset < file.size; offset += size) {
       if (cancelled()) throw new ChunkedUploadError('cancelled');
       const data = await readDataUrl(file.slice(offset, offset + size, file.type));
       await socket.request('upload_chunk', await signed({ file_length: file.size, upload_id: uploadId, offset, data }));
       accepted = true;
-      options.onProgress?.(Math.min(offset + size, file.size) / file.size);
+      estimate.chunkDone();
+      report();
     }
     if (cancelled()) throw new ChunkedUploadError('cancelled');
     const sha256 = await options.sha256(file);
     const reply = await socket.request('upload_complete', await signed({ upload_id: uploadId, file_length: file.size, sha256 }));
     const uploaded = reply.find((o) => o.kind === KIND_UPLOADED && typeof o.content === 'string');
     if (!uploaded) throw new ChunkedUploadError('refused');
+    options.onMeasured?.(estimate.finish());
+    options.onProgress?.(1);
     return uploaded.content as string;
   } catch (err) {
     if (err instanceof ChunkedUploadError) err.accepted = accepted;
@@ -190,6 +204,7 @@ export async function uploadInChunks(file: File, options: ChunkedUploadOptions):
     }
     throw err;
   } finally {
+    clearInterval(ticker);
     signal?.removeEventListener('abort', onAbort);
     socket.close();
   }

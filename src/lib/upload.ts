@@ -4,8 +4,9 @@
  * cancel either way. Only images and videos; 100 MB, or 1 GB for premium members (spec §5, §9).
  */
 import { config } from '../worker-client';
-import { accountSnapshot, fullApi } from './account';
+import { accountAction, accountSnapshot, fullApi } from './account';
 import { ChunkedUploadError, uploadInChunks, uploadSocketUrl } from './chunkedUpload';
+import { learnUploadTime, timingFor } from './uploadTime';
 
 export const REGULAR_LIMIT = 100 * 1024 * 1024;
 export const PREMIUM_LIMIT = 1024 * 1024 * 1024;
@@ -142,6 +143,12 @@ async function viaUploadSocket(file: File, onProgress: (fraction: number) => voi
       pubkey,
       signal,
       onProgress,
+      timing: timingFor(accountSnapshot()?.account?.uploadTime, file.size),
+      // The next upload of this size class expects what this one took (spec: the record's uploadTime).
+      onMeasured: (measured) => {
+        const uploadTime = learnUploadTime(accountSnapshot()?.account?.uploadTime, file.size, measured);
+        void accountAction({ type: 'setLocal', patch: { uploadTime } }).catch(() => undefined);
+      },
       sign: (template) => api.signEvent(template).catch(() => Promise.reject(new UploadError('not-signed'))),
       sha256: async (f) => (hash = await sha256Hex(f)),
     });

@@ -56,7 +56,6 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** A 3×3 greyscale PNG with random pixels, so every run uploads a blob the server has not seen. */
 /** A valid greyscale PNG of random pixels; random rows do not compress, so the side sets the size. */
 function generatedPng(side = 3): Buffer {
   const chunk = (type: string, data: Buffer) => {
@@ -224,8 +223,15 @@ test('an uploaded PNG goes up in signed chunks with progress and lands in the te
   expect(png.length).toBeGreaterThan(2 * 512 * 1024);
   await file.setInputFiles({ name: 'kep.png', mimeType: 'image/png', buffer: png });
   const row = dialog.locator('[data-upload="kep.png"]');
-  await expect(row.getByRole('progressbar', { name: /kep\.png feltöltése, \d+%/ })).toBeVisible();
+  const bar = row.getByRole('progressbar', { name: /kep\.png feltöltése, \d+%/ });
+  await expect(bar).toBeVisible();
   await expect(row.getByRole('button', { name: 'Feltöltés megszakítása: kep.png' })).toBeVisible();
+  // While the first chunk waits for its answer the bar moves by the expected chunk time, short of done.
+  const percent = async () => Number(/(\d+)%/.exec((await bar.getAttribute('aria-label')) ?? '')?.[1] ?? -1);
+  await expect.poll(percent).toBeGreaterThan(0);
+  // Held far beyond its expected 250 ms, it waits short of the step's end (3 chunks of 250 + 100 ms expected).
+  await page.waitForTimeout(1500);
+  expect(await percent()).toBeLessThan(30);
   release();
   await expect(row).toHaveCount(0, { timeout: 20_000 });
   await expect(textArea(dialog)).toHaveValue(/^Nézd ezt:\nhttps?:\/\/\S+$/);
@@ -270,6 +276,23 @@ test('an uploaded PNG goes up in signed chunks with progress and lands in the te
   await file.setInputFiles({ name: 'jegyzet.txt', mimeType: 'text/plain', buffer: Buffer.from('nem kép') });
   await expect(toast(page, 'Nem támogatott fájltípus')).toBeVisible();
   await expect(textArea(dialog)).toHaveValue(`Nézd ezt:\n${url}`);
+
+  // The finished upload's times are kept in the account record (uploadTime) for the next one of its size class.
+  const uploadTime = await page.evaluate(
+    () =>
+      new Promise<Record<string, number>>((resolve) => {
+        const { api, tabId, proxy } = window.strucc as StruccDevtools & { api: Driven };
+        void api.watchAccount(
+          tabId,
+          proxy((s: AccountSnapshot) => {
+            if (s.account && s.account.uploadTime.medium !== 250) resolve(s.account.uploadTime);
+          }),
+        );
+      }),
+  );
+  // The first chunk alone was held 1.5 s: the medium class's time moves halfway from 250 ms towards the measured mean.
+  expect(uploadTime.medium).toBeGreaterThan(300);
+  expect(uploadTime).toMatchObject({ small: 250, large: 250, huge: 250 });
 });
 
 test('a cache server without the upload socket gets the file through Blossom instead', async ({ context }) => {
