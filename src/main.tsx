@@ -4,6 +4,7 @@ import './i18n';
 import './styles/themes.css';
 import './styles/base.css';
 import './styles/layout.css';
+import './styles/tabs.css';
 import './styles/feed.css';
 import './styles/sidebar.css';
 import './styles/settings-menu.css';

@@ -205,7 +205,7 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
               aria-selected={tab === name}
               aria-controls={`${ids}-panel`}
               tabIndex={tab === name ? 0 : -1}
-              className="reactions-tab"
+              className="tab reactions-tab"
               data-tab={name}
               onClick={() => setTab(name)}
               onKeyDown={onTabKey}

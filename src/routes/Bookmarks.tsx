@@ -47,7 +47,7 @@ function Tabs({ selected, counts, onSelect }: { selected: BookmarkTab; counts: R
           aria-selected={tab === selected}
           aria-controls="bookmarks-panel"
           tabIndex={tab === selected ? 0 : -1}
-          className="bookmarks-tab"
+          className="tab bookmarks-tab"
           onClick={() => onSelect(tab)}
         >
           {t(`tabs.${tab}`)}

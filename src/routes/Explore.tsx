@@ -81,7 +81,7 @@ export default function ExploreRoute() {
               aria-selected={tab === id}
               aria-controls={`explore-panel-${id}`}
               tabIndex={tab === id ? 0 : -1}
-              className="explore-tab"
+              className="tab explore-tab"
               onClick={() => go({ tab: id })}
               onKeyDown={onTabKey}
             >

@@ -101,7 +101,7 @@ function Tabs({ selected, onSelect }: { selected: NotificationTypeGroup; onSelec
           aria-selected={group === selected}
           aria-controls="notif-panel"
           tabIndex={group === selected ? 0 : -1}
-          className="notif-tab"
+          className="tab notif-tab"
           onClick={() => onSelect(group)}
         >
           {t(`tabs.${group}`)}

@@ -1,26 +1,14 @@
 /** Icons of the note menu, drawn like the shared ones in Icons.tsx (decorative, 24-unit grid). */
-import type { ReactNode } from 'react';
+import { Icon as SharedIcon, type IconProps } from '../Icons';
 
 type Props = { size?: number };
 
-function Icon({ size = 18, children }: Props & { children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+/** Menu icons are a size smaller than the shared ones. */
+const Icon = ({ size = 18, children, ...rest }: IconProps) => (
+  <SharedIcon size={size} {...rest}>
+    {children}
+  </SharedIcon>
+);
 
 export const MoreIcon = ({ size = 20 }: Props) => (
   <svg width={size} height={size} viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">

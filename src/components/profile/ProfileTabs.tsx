@@ -132,7 +132,7 @@ export function ProfileTabs({ snapshot, tab, onTab, loadTab, loadMore }: Profile
             aria-selected={tab === k}
             aria-controls={`${baseId}-panel`}
             tabIndex={tab === k ? 0 : -1}
-            className="profile-tab"
+            className="tab profile-tab"
             data-tab={k}
             onClick={() => onTab(k)}
           >

@@ -147,7 +147,7 @@ export function EditorForm({ pubkey, draftKey, initial, base, restored }: Editor
             aria-selected={view === v}
             aria-controls={`editor-pane-${v}`}
             tabIndex={view === v ? 0 : -1}
-            className="editor-view-tab"
+            className="tab editor-view-tab"
             onClick={() => setView(v)}
           >
             {t(`view.${v}`)}
