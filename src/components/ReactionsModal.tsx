@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import type { FeedNote, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab
 import { displayName, toNpub } from '../../worker/profile';
 import { formatCount, formatRelativeTime } from '../lib/format';
 import { useNow } from '../lib/hooks';
+import { tabListKeys } from '../lib/tabKeys';
 import { mediaUrl } from '../lib/media';
 import { NOTE_NS } from '../lib/noteI18n';
 import { connect, type Api } from '../worker-client';
@@ -96,7 +97,6 @@ function EntryRow({ entry, tab }: { entry: ReactionEntry; tab: ReactionTab }) {
 export default function ReactionsModal({ note, initialTab, onClose }: { note: FeedNote; initialTab: ReactionTab; onClose: () => void }) {
   const { t } = useTranslation(NOTE_NS);
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const tabRefs = useRef<Partial<Record<ReactionTab, HTMLButtonElement | null>>>({});
   const ids = useId();
   const [tab, setTab] = useState<ReactionTab>(initialTab);
   const [tabs, setTabs] = useState<Partial<Record<ReactionTab, TabState>>>({});
@@ -155,19 +155,6 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
     if (!tabs[tab]) load(tab, 0);
   }, [tab, tabs, load]);
 
-  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const i = TABS.indexOf(tab);
-    let next: ReactionTab | undefined;
-    if (e.key === 'ArrowRight') next = TABS[(i + 1) % TABS.length];
-    else if (e.key === 'ArrowLeft') next = TABS[(i + TABS.length - 1) % TABS.length];
-    else if (e.key === 'Home') next = TABS[0];
-    else if (e.key === 'End') next = TABS[TABS.length - 1];
-    if (!next) return;
-    e.preventDefault();
-    setTab(next);
-    tabRefs.current[next]?.focus();
-  };
-
   const empty = current.status === 'ready' && !current.hasMore && current.items.length === 0 && current.notes.length === 0;
   return createPortal(
     <dialog
@@ -192,13 +179,10 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
             </svg>
           </button>
         </header>
-        <div className="reactions-tabs" role="tablist" aria-label={t('reactions.title')}>
+        <div className="reactions-tabs" role="tablist" aria-label={t('reactions.title')} onKeyDown={tabListKeys(TABS, tab, setTab)}>
           {TABS.map((name) => (
             <button
               key={name}
-              ref={(el) => {
-                tabRefs.current[name] = el;
-              }}
               type="button"
               role="tab"
               id={`${ids}-tab-${name}`}
@@ -208,7 +192,6 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
               className="tab reactions-tab"
               data-tab={name}
               onClick={() => setTab(name)}
-              onKeyDown={onTabKey}
             >
               {t(`reactions.tabs.${name}`)}
               {counts[name] !== undefined && <span className="reactions-count">{formatCount(counts[name] ?? 0)}</span>}

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BookmarkList } from '../components/bookmarks/BookmarkList';
 import { bookmarkTags, type BookmarkTab } from '../components/bookmarks/useBookmarkItems';
@@ -7,6 +7,7 @@ import { StatusMessage } from '../components/StatusMessage';
 import { registerNamespace } from '../i18n';
 import { accountAction, useAccount } from '../lib/account';
 import { usePageTitle } from '../lib/hooks';
+import { tabListKeys } from '../lib/tabKeys';
 import { openLogin } from '../lib/overlays';
 import hu from '../../locales/hu/bookmarks.json';
 import en from '../../locales/en/bookmarks.json';
@@ -24,23 +25,11 @@ const TABS: BookmarkTab[] = ['notes', 'articles'];
 
 function Tabs({ selected, counts, onSelect }: { selected: BookmarkTab; counts: Record<BookmarkTab, number>; onSelect: (tab: BookmarkTab) => void }) {
   const { t } = useTranslation('bookmarks');
-  const refs = useRef<(HTMLButtonElement | null)[]>([]);
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
-    event.preventDefault();
-    const next = (TABS.indexOf(selected) + step + TABS.length) % TABS.length;
-    onSelect(TABS[next]);
-    refs.current[next]?.focus();
-  };
   return (
-    <div className="bookmarks-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={onKeyDown}>
-      {TABS.map((tab, i) => (
+    <div className="bookmarks-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={tabListKeys(TABS, selected, onSelect)}>
+      {TABS.map((tab) => (
         <button
           key={tab}
-          ref={(el) => {
-            refs.current[i] = el;
-          }}
           type="button"
           role="tab"
           id={`bookmarks-tab-${tab}`}

@@ -1,10 +1,10 @@
-import { useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import hu from '../../locales/hu/explore.json';
 import en from '../../locales/en/explore.json';
 import { registerNamespace } from '../i18n';
 import { usePageTitle } from '../lib/hooks';
+import { tabListKeys } from '../lib/tabKeys';
 import { useFeed } from '../lib/useFeed';
 import { FeedList } from '../components/FeedList';
 import { FeedSkeleton } from '../components/NoteSkeleton';
@@ -36,7 +36,6 @@ export default function ExploreRoute() {
   const timeframe = pick(TIMEFRAMES, params.get('timeframe'), 'latest');
   const scope = pick(SCOPES, params.get('scope'), 'global');
   const viewer = useViewerPubkey();
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ feeds: null, people: null, zaps: null, media: null, topics: null });
 
   const go = (next: { tab?: Tab; timeframe?: Timeframe; scope?: Scope }) => {
     const q = new URLSearchParams();
@@ -50,31 +49,14 @@ export default function ExploreRoute() {
     navigate(qs ? `/explore?${qs}` : '/explore', { replace: true });
   };
 
-  // Roving focus (WAI-ARIA tabs): arrows, Home and End move between tabs and select them.
-  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
-    const i = TABS.indexOf(tab);
-    let next: number | undefined;
-    if (event.key === 'ArrowRight') next = (i + 1) % TABS.length;
-    else if (event.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = TABS.length - 1;
-    if (next === undefined) return;
-    event.preventDefault();
-    go({ tab: TABS[next] });
-    tabRefs.current[TABS[next]]?.focus();
-  };
-
   return (
     <div className="page page-explore">
       <header className="page-header">
         <h1 className="page-title">{t('title')}</h1>
-        <div className="explore-tabs" role="tablist" aria-label={t('tabsLabel')}>
+        <div className="explore-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={tabListKeys(TABS, tab, (id) => go({ tab: id }))}>
           {TABS.map((id) => (
             <button
               key={id}
-              ref={(el) => {
-                tabRefs.current[id] = el;
-              }}
               id={`explore-tab-${id}`}
               type="button"
               role="tab"
@@ -83,7 +65,6 @@ export default function ExploreRoute() {
               tabIndex={tab === id ? 0 : -1}
               className="tab explore-tab"
               onClick={() => go({ tab: id })}
-              onKeyDown={onTabKey}
             >
               {t(`tabs.${id}`)}
             </button>

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { NotificationsSnapshot, NotificationTypeGroup, StruccApi } from '../../worker/types';
 import { registerNamespace } from '../i18n';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';
+import { tabListKeys } from '../lib/tabKeys';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { StatusMessage } from '../components/StatusMessage';
 import { useAccount } from '../components/notifications/badges';
@@ -77,24 +78,11 @@ function useNotificationList(pubkey: string | undefined, initial: NotificationTy
 
 function Tabs({ selected, onSelect }: { selected: NotificationTypeGroup; onSelect: (g: NotificationTypeGroup) => void }) {
   const { t } = useTranslation('notifications');
-  const refs = useRef<(HTMLButtonElement | null)[]>([]);
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const index = NOTIFICATION_TABS.indexOf(selected);
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
-    event.preventDefault();
-    const next = (index + step + NOTIFICATION_TABS.length) % NOTIFICATION_TABS.length;
-    onSelect(NOTIFICATION_TABS[next]);
-    refs.current[next]?.focus();
-  };
   return (
-    <div className="notif-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={onKeyDown}>
-      {NOTIFICATION_TABS.map((group, i) => (
+    <div className="notif-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={tabListKeys(NOTIFICATION_TABS, selected, onSelect)}>
+      {NOTIFICATION_TABS.map((group) => (
         <button
           key={group}
-          ref={(el) => {
-            refs.current[i] = el;
-          }}
           type="button"
           role="tab"
           id={`notif-tab-${group}`}

@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { npubEncode } from 'nostr-tools/nip19';
+import { demoUser } from '../../server/demo/accounts.ts';
 
 const base = () => process.env.STRUCC_URL!;
 
@@ -83,4 +85,31 @@ test('j/k also walk the notes of a notification-free page: a profile feed', asyn
   await expect(notes.first()).toBeVisible();
   await page.keyboard.press('j');
   expect(await focusedNoteId(page)).toBe(await notes.first().getAttribute('data-note-id'));
+});
+
+test('tab strips follow the tabs pattern: arrows wrap, Home and End jump, the tab reached is selected and focused', async ({ page }) => {
+  await page.goto(`${base()}/p/${npubEncode(demoUser(1).pubkey)}`);
+  const strip = page.getByRole('tablist', { name: 'Profil lapjai' });
+  const tabs = strip.getByRole('tab');
+  await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
+  const names = await tabs.allTextContents();
+  const expectAt = async (name: string) => {
+    const tab = strip.getByRole('tab', { name, exact: true });
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    await expect(tab).toBeFocused();
+  };
+  await tabs.first().focus();
+  await page.keyboard.press('ArrowRight');
+  await expectAt(names[1]);
+  await page.keyboard.press('End');
+  await expectAt(names.at(-1)!);
+  await page.keyboard.press('ArrowRight');
+  await expectAt(names[0]);
+  await page.keyboard.press('ArrowLeft');
+  await expectAt(names.at(-1)!);
+  await page.keyboard.press('Home');
+  await expectAt(names[0]);
+  // Other keys are left alone.
+  await page.keyboard.press('ArrowDown');
+  await expectAt(names[0]);
 });

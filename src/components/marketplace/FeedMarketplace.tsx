@@ -2,11 +2,12 @@
  * The feed marketplace (opened with openOverlay({kind:'marketplace', list})): Strucc and DVM feeds,
  * filtered by name, each with a preview of its first notes and add/remove for both lists.
  */
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { FeedList } from '../../../worker/types';
 import { useAccount } from '../../lib/account';
+import { tabListKeys } from '../../lib/tabKeys';
 import { useLoad } from '../explore/useExplore';
 import { findFeed, matchesQuery, toDefinition } from '../feedSettings/feedModel';
 import { addFeedTo, removeFeedFrom, useUserFeeds } from '../feedSettings/useUserFeeds';
@@ -33,24 +34,10 @@ export default function FeedMarketplace({ list, onClose }: { list: FeedList; onC
   const [tab, setTab] = useState<Tab>('strucc');
   const [query, setQuery] = useState('');
   const [previewing, setPreviewing] = useState<string | null>(null);
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ strucc: null, dvm: null });
   const baseId = useId();
 
   const feeds: MarketFeed[] = catalogue.state.status === 'ready' ? catalogue.state.value[tab] : [];
   const shown = useMemo(() => feeds.filter((f) => matchesQuery(f, query)), [feeds, query]);
-
-  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const i = TABS.indexOf(tab);
-    let next: Tab | undefined;
-    if (e.key === 'ArrowRight') next = TABS[(i + 1) % TABS.length];
-    else if (e.key === 'ArrowLeft') next = TABS[(i + TABS.length - 1) % TABS.length];
-    else if (e.key === 'Home') next = TABS[0];
-    else if (e.key === 'End') next = TABS[TABS.length - 1];
-    if (!next) return;
-    e.preventDefault();
-    setTab(next);
-    tabRefs.current[next]?.focus();
-  };
 
   const toggle = (target: FeedList, feed: MarketFeed) => {
     const current = target === list ? mine.feeds : theirs.feeds;
@@ -123,13 +110,10 @@ export default function FeedMarketplace({ list, onClose }: { list: FeedList; onC
         </>
       }
     >
-      <div className="market-tabs" role="tablist" aria-label={t('market.tabs')}>
+      <div className="market-tabs" role="tablist" aria-label={t('market.tabs')} onKeyDown={tabListKeys(TABS, tab, setTab)}>
         {TABS.map((name) => (
           <button
             key={name}
-            ref={(el) => {
-              tabRefs.current[name] = el;
-            }}
             type="button"
             role="tab"
             id={`${baseId}-tab-${name}`}
@@ -138,7 +122,6 @@ export default function FeedMarketplace({ list, onClose }: { list: FeedList; onC
             aria-controls={`${baseId}-panel`}
             tabIndex={tab === name ? 0 : -1}
             onClick={() => setTab(name)}
-            onKeyDown={onTabKey}
           >
             {t(`market.${name}`)}
           </button>

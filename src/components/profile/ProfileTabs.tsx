@@ -1,7 +1,8 @@
 /** The profile's tabs: each asks the worker for its part the first time it is opened. */
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeedStatus, ProfileLoadingFlag, ProfileSnapshot, ProfileTab } from '../../../worker/types';
+import { tabListKeys } from '../../lib/tabKeys';
 import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { mediaOf } from './format';
@@ -97,7 +98,6 @@ export function ProfileTabs({ snapshot, tab, onTab, loadTab, loadMore }: Profile
   const { t } = useTranslation('profile');
   const baseId = useId();
   const requested = useRef(new Set<string>());
-  const listRef = useRef<HTMLDivElement>(null);
   const key = `${snapshot.pubkey}:${tab}`;
 
   useEffect(() => {
@@ -106,23 +106,9 @@ export function ProfileTabs({ snapshot, tab, onTab, loadTab, loadMore }: Profile
     loadTab(tab);
   }, [key, tab, loadTab]);
 
-  // Arrow keys move between tabs (the WAI-ARIA tabs pattern), Home and End jump to the ends.
-  const onKeyDown = (e: KeyboardEvent) => {
-    const i = PROFILE_TABS.indexOf(tab);
-    let next: number | null = null;
-    if (e.key === 'ArrowRight') next = (i + 1) % PROFILE_TABS.length;
-    else if (e.key === 'ArrowLeft') next = (i - 1 + PROFILE_TABS.length) % PROFILE_TABS.length;
-    else if (e.key === 'Home') next = 0;
-    else if (e.key === 'End') next = PROFILE_TABS.length - 1;
-    if (next === null) return;
-    e.preventDefault();
-    onTab(PROFILE_TABS[next]);
-    listRef.current?.querySelectorAll<HTMLButtonElement>('[role="tab"]')[next]?.focus();
-  };
-
   return (
     <div className="profile-tabs-wrap">
-      <div ref={listRef} role="tablist" aria-label={t('tabs.label')} className="profile-tabs" onKeyDown={onKeyDown}>
+      <div role="tablist" aria-label={t('tabs.label')} className="profile-tabs" onKeyDown={tabListKeys(PROFILE_TABS, tab, onTab)}>
         {PROFILE_TABS.map((k) => (
           <button
             key={k}

@@ -1,9 +1,10 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { naddrEncode } from 'nostr-tools/nip19';
 import type { PublishOutcome } from '../../../worker/types';
 import { fullApi } from '../../lib/account';
+import { tabListKeys } from '../../lib/tabKeys';
 import {
   buildArticleEvent,
   emptyDraft,
@@ -55,7 +56,6 @@ export function EditorForm({ pubkey, draftKey, initial, base, restored }: Editor
   const titleInput = useRef<HTMLInputElement>(null);
   const coverInput = useRef<HTMLDivElement>(null);
   const body = useRef<MarkdownEditorHandle>(null);
-  const viewTabs = useRef<(HTMLButtonElement | null)[]>([]);
 
   const editing = base !== null;
   const errors: ArticleErrors = attempted ? validateArticle(draft) : {};
@@ -119,28 +119,16 @@ export function EditorForm({ pubkey, draftKey, initial, base, restored }: Editor
     setDraft(base ? { ...base } : emptyDraft(randomSuffix()));
   };
 
-  const onViewKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
-    event.preventDefault();
-    const next = (VIEWS.indexOf(view) + step + VIEWS.length) % VIEWS.length;
-    setView(VIEWS[next]);
-    viewTabs.current[next]?.focus();
-  };
-
   const canDiscard = editing ? showRestored || saver.state !== 'idle' : saver.state !== 'idle';
   const words = countWords(draft.content);
   return (
     <div className="reads-editor">
       {showRestored && <p className="editor-restored">{t('draft.restored')}</p>}
 
-      <div className="editor-view-tabs" role="tablist" aria-label={t('view.label')} onKeyDown={onViewKey}>
-        {VIEWS.map((v, i) => (
+      <div className="editor-view-tabs" role="tablist" aria-label={t('view.label')} onKeyDown={tabListKeys(VIEWS, view, setView)}>
+        {VIEWS.map((v) => (
           <button
             key={v}
-            ref={(el) => {
-              viewTabs.current[i] = el;
-            }}
             type="button"
             role="tab"
             id={`editor-tab-${v}`}
