@@ -14,13 +14,15 @@ export interface ModalProps {
   className?: string;
   /** Buttons along the bottom edge. */
   footer?: ReactNode;
+  /** A strip under the title that stays put while the body scrolls (tabs). */
+  toolbar?: ReactNode;
   /** Called instead of onClose on Escape / the close button, e.g. to ask about a draft first. */
   onRequestClose?: () => void;
   /** Where focus goes on open (defaults to the first field or button inside). */
   initialFocus?: string;
 }
 
-export function Modal({ title, onClose, children, className, footer, onRequestClose, initialFocus }: ModalProps) {
+export function Modal({ title, onClose, children, className, footer, toolbar, onRequestClose, initialFocus }: ModalProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -57,6 +59,7 @@ export function Modal({ title, onClose, children, className, footer, onRequestCl
             </svg>
           </button>
         </header>
+        {toolbar}
         <div className="modal-body">{children}</div>
         {footer && <footer className="modal-footer">{footer}</footer>}
       </div>

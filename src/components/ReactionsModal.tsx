@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { mediaUrl } from '../lib/media';
 import { NOTE_NS } from '../lib/noteI18n';
 import { connect, type Api } from '../worker-client';
 import { Avatar } from './Avatar';
+import { Modal } from './Modal';
 import { LikeIcon, RepostIcon, ZapIcon } from './Icons';
 import { NoteCard } from './NoteCard';
 import '../styles/note-reactions.css';
@@ -96,21 +97,12 @@ function EntryRow({ entry, tab }: { entry: ReactionEntry; tab: ReactionTab }) {
 /** Who reacted, liked, zapped, reposted and quoted one note; a modal dialog with a paged list per tab. */
 export default function ReactionsModal({ note, initialTab, onClose }: { note: FeedNote; initialTab: ReactionTab; onClose: () => void }) {
   const { t } = useTranslation(NOTE_NS);
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const ids = useId();
   const [tab, setTab] = useState<ReactionTab>(initialTab);
   const [tabs, setTabs] = useState<Partial<Record<ReactionTab, TabState>>>({});
   const [extra, setExtra] = useState<ReactionCounts | null>(null);
   const eventId = note.event.id;
   const counts = tabCounts(note, extra);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    // showModal makes the page behind inert, keeps Tab inside and turns Escape into 'cancel'.
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => opener?.focus();
-  }, []);
 
   useEffect(() => {
     let live = true;
@@ -157,28 +149,11 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
 
   const empty = current.status === 'ready' && !current.hasMore && current.items.length === 0 && current.notes.length === 0;
   return createPortal(
-    <dialog
-      ref={dialogRef}
+    <Modal
+      title={t('reactions.title')}
+      onClose={onClose}
       className="reactions-modal"
-      aria-labelledby={`${ids}-title`}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      onClick={(e) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (e.target === dialogRef.current) onClose();
-      }}
-    >
-      <div className="reactions-panel">
-        <header className="reactions-header">
-          <h2 id={`${ids}-title`}>{t('reactions.title')}</h2>
-          <button type="button" className="reactions-close" onClick={onClose} aria-label={t('reactions.close')}>
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
-          </button>
-        </header>
+      toolbar={
         <div className="reactions-tabs" role="tablist" aria-label={t('reactions.title')} onKeyDown={tabListKeys(TABS, tab, setTab)}>
           {TABS.map((name) => (
             <button
@@ -198,44 +173,45 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
             </button>
           ))}
         </div>
-        <div className="reactions-body" role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`} aria-busy={current.status === 'loading'}>
-          {tab === 'quotes' ? (
-            <div className="reactions-quotes">
-              {current.notes.map((n) => (
-                <NoteCard key={n.key} note={n} />
+      }
+    >
+      <div className="reactions-body" role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`} aria-busy={current.status === 'loading'}>
+        {tab === 'quotes' ? (
+          <div className="reactions-quotes">
+            {current.notes.map((n) => (
+              <NoteCard key={n.key} note={n} />
+            ))}
+          </div>
+        ) : (
+          current.items.length > 0 && (
+            <ul className="reactions-list" aria-label={t('reactions.listLabel', { tab: t(`reactions.tabs.${tab}`) })}>
+              {current.items.map((entry) => (
+                <EntryRow key={entry.id} entry={entry} tab={tab} />
               ))}
-            </div>
-          ) : (
-            current.items.length > 0 && (
-              <ul className="reactions-list" aria-label={t('reactions.listLabel', { tab: t(`reactions.tabs.${tab}`) })}>
-                {current.items.map((entry) => (
-                  <EntryRow key={entry.id} entry={entry} tab={tab} />
-                ))}
-              </ul>
-            )
-          )}
-          {empty && <p className="reactions-state">{t(`reactions.empty.${tab}`)}</p>}
-          {current.status === 'loading' && (
-            <p className="reactions-state" role="status">
-              {t('reactions.loading')}
-            </p>
-          )}
-          {current.status === 'error' && (
-            <div className="reactions-state" role="alert">
-              <p>{t('reactions.error')}</p>
-              <button type="button" className="reactions-more" onClick={() => load(tab, current.offset)}>
-                {t('reactions.retry')}
-              </button>
-            </div>
-          )}
-          {current.status === 'ready' && current.hasMore && (
+            </ul>
+          )
+        )}
+        {empty && <p className="reactions-state">{t(`reactions.empty.${tab}`)}</p>}
+        {current.status === 'loading' && (
+          <p className="reactions-state" role="status">
+            {t('reactions.loading')}
+          </p>
+        )}
+        {current.status === 'error' && (
+          <div className="reactions-state" role="alert">
+            <p>{t('reactions.error')}</p>
             <button type="button" className="reactions-more" onClick={() => load(tab, current.offset)}>
-              {t('reactions.more')}
+              {t('reactions.retry')}
             </button>
-          )}
-        </div>
+          </div>
+        )}
+        {current.status === 'ready' && current.hasMore && (
+          <button type="button" className="reactions-more" onClick={() => load(tab, current.offset)}>
+            {t('reactions.more')}
+          </button>
+        )}
       </div>
-    </dialog>,
+    </Modal>,
     document.body,
   );
 }

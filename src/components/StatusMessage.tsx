@@ -9,3 +9,20 @@ export function StatusMessage({ title, children, action, tone = 'info' }: { titl
     </div>
   );
 }
+
+/** A failed load with its retry button: the one shape every page and list uses for it. */
+export function RetryMessage({ title, children, retryLabel, onRetry }: { title: string; children?: ReactNode; retryLabel: string; onRetry: () => void }) {
+  return (
+    <StatusMessage
+      tone="error"
+      title={title}
+      action={
+        <button type="button" className="button" onClick={onRetry}>
+          {retryLabel}
+        </button>
+      }
+    >
+      {children}
+    </StatusMessage>
+  );
+}

@@ -7,7 +7,7 @@ import { NoteCard } from '../components/NoteCard';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { NoteActionsRow } from '../components/actions/NoteActionsRow';
 import { NoteMore } from '../components/actions/NoteMore';
-import { StatusMessage } from '../components/StatusMessage';
+import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { Avatar } from '../components/Avatar';
 import { ArticleBody } from '../components/reads/ArticleBody';
 import { formatDay } from '../components/reads/ArticleCard';
@@ -143,17 +143,9 @@ export default function ArticleRoute() {
   else if (snapshot?.status === 'notFound') body = <Missing />;
   else if (state.status === 'error' || snapshot?.status === 'error') {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('article.error')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('article.error')} retryLabel={t('retry')} onRetry={retry}>
         {t('errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   } else body = <FeedSkeleton label={t('article.loading')} />;
 

@@ -8,7 +8,7 @@ import { tabListKeys } from '../lib/tabKeys';
 import { useFeed } from '../lib/useFeed';
 import { FeedList } from '../components/FeedList';
 import { FeedSkeleton } from '../components/NoteSkeleton';
-import { StatusMessage } from '../components/StatusMessage';
+import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { loadCatalogue, megaFeedSpec } from '../components/explore/catalogue';
 import { ExploreFeeds, SCOPES, TIMEFRAMES, type Scope, type Timeframe } from '../components/explore/ExploreFeeds';
 import { ExploreMedia, ExplorePeople, ExploreTopics, ExploreZaps } from '../components/explore/ExploreLists';
@@ -108,29 +108,13 @@ export function ExploreFeedRoute() {
   let body;
   if (catalogue.state.status === 'error') {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('feedPage.catalogueError')}
-        action={
-          <button type="button" className="button" onClick={catalogue.retry}>
-            {t('retry')}
-          </button>
-        }
-      />
+      <RetryMessage title={t('feedPage.catalogueError')} retryLabel={t('retry')} onRetry={catalogue.retry} />
     );
   } else if (catalogue.state.status === 'ready' && !feed) {
     body = <StatusMessage title={t('feedPage.notFound')}>{t('feedPage.notFoundHint')}</StatusMessage>;
   } else if (snapshot?.status === 'error' && snapshot.notes.length === 0) {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('feeds.error')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      />
+      <RetryMessage title={t('feeds.error')} retryLabel={t('retry')} onRetry={retry} />
     );
   } else if (snapshot && snapshot.notes.length > 0) {
     body = <FeedList notes={snapshot.notes} status={snapshot.status} hasMore={snapshot.hasMore} onLoadMore={loadMore} />;

@@ -5,7 +5,7 @@ import { FeedSwitcher } from '../components/FeedSwitcher';
 import { useSwitcherFeeds } from '../components/feedSettings/useUserFeeds';
 import { NewNotesPill } from '../components/NewNotesPill';
 import { FeedSkeleton } from '../components/NoteSkeleton';
-import { StatusMessage } from '../components/StatusMessage';
+import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { usePageTitle, useSocketState } from '../lib/hooks';
 import { useFeed, useHomeFeeds } from '../lib/useFeed';
 
@@ -69,33 +69,17 @@ export default function Home() {
   let body;
   if (feedsState.status === 'error') {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('home.feedsError')}
-        action={
-          <button type="button" className="button" onClick={retryFeeds}>
-            {t('common.retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('home.feedsError')} retryLabel={t('common.retry')} onRetry={retryFeeds}>
         {socketDown ? t('feed.reconnecting') : t('feed.errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   } else if (feedsState.status === 'ready' && !active) {
     body = <StatusMessage title={t('home.noFeeds')}>{t('home.noFeedsHint')}</StatusMessage>;
   } else if (snapshot?.status === 'error' && snapshot.notes.length === 0) {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('feed.error')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('common.retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('feed.error')} retryLabel={t('common.retry')} onRetry={retry}>
         {socketDown ? t('feed.reconnecting') : t('feed.errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   } else if (snapshot && snapshot.notes.length > 0) {
     body = <FeedList notes={snapshot.notes} status={snapshot.status} hasMore={snapshot.hasMore} onLoadMore={loadMore} />;

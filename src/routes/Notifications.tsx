@@ -7,7 +7,7 @@ import { Comlink, connect, tabId, type Api } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';
 import { tabListKeys } from '../lib/tabKeys';
 import { FeedSkeleton } from '../components/NoteSkeleton';
-import { StatusMessage } from '../components/StatusMessage';
+import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { useAccount } from '../components/notifications/badges';
 import { belongsToTab, groupNotifications, NOTIFICATION_TABS } from '../components/notifications/group';
 import { NotificationList } from '../components/notifications/NotificationList';
@@ -130,17 +130,9 @@ function SignedInList({ pubkey }: { pubkey: string }) {
   if (!current || current.status === 'loading' || current.status === 'idle') body = <FeedSkeleton label={t('loading')} />;
   else if (current.status === 'error' && current.notifications.length === 0)
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('error')}
-        action={
-          <button type="button" className="button" onClick={() => select(tab)}>
-            {t('retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('error')} retryLabel={t('retry')} onRetry={() => select(tab)}>
         {t('errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   else if (groups.length === 0) body = <StatusMessage title={t(`empty.${tab}`)}>{t('emptyHint')}</StatusMessage>;
   else body = <NotificationList groups={groups} users={current.users} notes={current.notes} status={current.status} hasMore={current.hasMore} onLoadMore={loadMore} />;

@@ -5,7 +5,7 @@ import { FeedSwitcher } from '../components/FeedSwitcher';
 import { useSwitcherFeeds } from '../components/feedSettings/useUserFeeds';
 import { NewNotesPill } from '../components/NewNotesPill';
 import { FeedSkeleton } from '../components/NoteSkeleton';
-import { StatusMessage } from '../components/StatusMessage';
+import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { ArticleList } from '../components/reads/ArticleList';
 import { parseFeedList, syntheticContent, topicSpec } from '../components/reads/articleMeta';
 import { FeaturedAuthor, TopicChips, TopPicks } from '../components/reads/ReadsExtras';
@@ -74,33 +74,17 @@ export default function ReadsRoute() {
   let body;
   if (feedsFailed) {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('feedsError')}
-        action={
-          <button type="button" className="button" onClick={feedsReply.retry}>
-            {t('retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('feedsError')} retryLabel={t('retry')} onRetry={feedsReply.retry}>
         {t('errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   } else if (!topic && (userFeeds || feedsReply.state.status === 'ready') && !active) {
     body = <StatusMessage title={t('noFeeds')}>{t('noFeedsHint')}</StatusMessage>;
   } else if (snapshot?.status === 'error' && snapshot.notes.length === 0) {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('feedError')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('feedError')} retryLabel={t('retry')} onRetry={retry}>
         {t('errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   } else if (snapshot && snapshot.notes.length > 0) {
     body = (

@@ -6,7 +6,7 @@ import type { AccountRecord, NostrEvent } from '../../worker/types';
 import { isNostrEvent } from '../../worker/bundle';
 import { EditorForm } from '../components/readsEditor/EditorForm';
 import { FeedSkeleton } from '../components/NoteSkeleton';
-import { StatusMessage } from '../components/StatusMessage';
+import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { registerNamespace } from '../i18n';
 import { useAccount } from '../lib/account';
 import { articleToInput, draftKey, editTarget, emptyDraft, parseDraft, randomSuffix, type ArticleAddress, type ArticleDraft } from '../lib/article';
@@ -85,17 +85,9 @@ function EditExisting({ target, pubkey, account }: { target: ArticleAddress; pub
   if (state.status === 'loading') return <FeedSkeleton label={t('edit.loading')} />;
   if (state.status === 'error') {
     return (
-      <StatusMessage
-        tone="error"
-        title={t('edit.error')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('edit.retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('edit.error')} retryLabel={t('edit.retry')} onRetry={retry}>
         {t('edit.errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   }
   if (state.status === 'notFound' || !setup) {

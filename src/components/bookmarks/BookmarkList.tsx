@@ -7,7 +7,7 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { BookmarkIcon } from '../Icons';
 import { NoteCard } from '../NoteCard';
 import { NoteSkeleton } from '../NoteSkeleton';
-import { StatusMessage } from '../StatusMessage';
+import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { ArticleCard } from '../reads/ArticleCard';
 import { articleInfo } from '../reads/articleMeta';
 import { useBookmarkItems, type BookmarkEntry, type BookmarkTab } from './useBookmarkItems';
@@ -91,17 +91,9 @@ export function BookmarkList({ tags, tab, viewer, canAct }: { tags: string[][] |
   }
   if (error && entries.every((e) => e.note === undefined)) {
     return (
-      <StatusMessage
-        tone="error"
-        title={t('error')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('error')} retryLabel={t('retry')} onRetry={retry}>
         {t('errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   }
   const setSize = hasMore ? -1 : total;

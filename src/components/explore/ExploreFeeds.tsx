@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { useFeed } from '../../lib/useFeed';
 import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
-import { StatusMessage } from '../StatusMessage';
+import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { findFeed, toDefinition } from '../feedSettings/feedModel';
 import { addFeedTo, removeFeedFrom, useUserFeeds } from '../feedSettings/useUserFeeds';
 import { loadCatalogue } from './catalogue';
@@ -62,15 +62,7 @@ export function ExploreFeeds({ viewer, timeframe, scope, onChange }: Props) {
   let body;
   if (snapshot?.status === 'error' && notes.length === 0) {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('feeds.error')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      />
+      <RetryMessage title={t('feeds.error')} retryLabel={t('retry')} onRetry={retry} />
     );
   } else if (notes.length > 0) {
     body = <FeedList notes={notes} status={snapshot!.status} hasMore={snapshot!.hasMore} onLoadMore={loadMore} />;

@@ -12,7 +12,7 @@ import type { Api } from '../../worker-client';
 import { Avatar } from '../Avatar';
 import { FollowButton } from '../actions/FollowButton';
 import { ZapIcon } from '../Icons';
-import { StatusMessage } from '../StatusMessage';
+import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { useLoad, usePaged, type Paged } from './useExplore';
 
 type ExploreRemote = Required<Pick<StruccApi, 'explorePeople' | 'exploreZaps' | 'exploreTopics'>>;
@@ -38,15 +38,7 @@ function ListState<T>({ paged, empty, children }: { paged: Paged<T>; empty: stri
   const { t } = useTranslation('explore');
   if (paged.status === 'error' && paged.items.length === 0) {
     return (
-      <StatusMessage
-        tone="error"
-        title={t('listError')}
-        action={
-          <button type="button" className="button" onClick={paged.retry}>
-            {t('retry')}
-          </button>
-        }
-      />
+      <RetryMessage title={t('listError')} retryLabel={t('retry')} onRetry={paged.retry} />
     );
   }
   if (paged.status === 'loading') {
@@ -176,15 +168,7 @@ export function ExploreMedia() {
   const items = (snapshot?.notes ?? []).map((note) => ({ note, url: firstImage(note) })).filter((i): i is { note: FeedNote; url: string } => !!i.url);
   if (snapshot?.status === 'error' && items.length === 0) {
     return (
-      <StatusMessage
-        tone="error"
-        title={t('listError')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      />
+      <RetryMessage title={t('listError')} retryLabel={t('retry')} onRetry={retry} />
     );
   }
   if (!snapshot || snapshot.status === 'loading' || snapshot.status === 'idle') {
@@ -226,15 +210,7 @@ export function ExploreTopics() {
   const { state, retry } = useLoad('topics', (api) => remote(api).exploreTopics());
   if (state.status === 'error') {
     return (
-      <StatusMessage
-        tone="error"
-        title={t('listError')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      />
+      <RetryMessage title={t('listError')} retryLabel={t('retry')} onRetry={retry} />
     );
   }
   if (state.status === 'loading') {

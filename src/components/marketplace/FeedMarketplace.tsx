@@ -13,7 +13,7 @@ import { findFeed, matchesQuery, toDefinition } from '../feedSettings/feedModel'
 import { addFeedTo, removeFeedFrom, useUserFeeds } from '../feedSettings/useUserFeeds';
 import { Modal } from '../Modal';
 import { FeedSkeleton } from '../NoteSkeleton';
-import { StatusMessage } from '../StatusMessage';
+import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { MarketItem } from './MarketItem';
 import { isReadsSpec, loadMarket, type MarketFeed } from './marketData';
 import '../feedSettings/i18n';
@@ -48,17 +48,9 @@ export default function FeedMarketplace({ list, onClose }: { list: FeedList; onC
   let body;
   if (catalogue.state.status === 'error') {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('market.error')}
-        action={
-          <button type="button" className="button" onClick={catalogue.retry}>
-            {t('market.retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('market.error')} retryLabel={t('market.retry')} onRetry={catalogue.retry}>
         {t('market.errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   } else if (catalogue.state.status === 'loading') {
     body = <FeedSkeleton label={t('market.loading')} />;

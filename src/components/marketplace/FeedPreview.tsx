@@ -4,7 +4,7 @@ import { useFeed } from '../../lib/useFeed';
 import { NoteCard } from '../NoteCard';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { ArticleCard } from '../reads/ArticleCard';
-import { StatusMessage } from '../StatusMessage';
+import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { registerNamespace } from '../../i18n';
 import readsHu from '../../../locales/hu/reads.json';
 import readsEn from '../../../locales/en/reads.json';
@@ -31,15 +31,7 @@ export function FeedPreview({ id, name, spec }: { id: string; name: string; spec
     );
   } else if (snapshot?.status === 'error') {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('market.previewError')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('market.retry')}
-          </button>
-        }
-      />
+      <RetryMessage title={t('market.previewError')} retryLabel={t('market.retry')} onRetry={retry} />
     );
   } else if (snapshot?.status === 'ready') {
     body = <StatusMessage title={t('market.previewEmpty')} />;

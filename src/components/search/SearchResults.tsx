@@ -8,7 +8,7 @@ import { Avatar } from '../Avatar';
 import { FollowButton } from '../actions/FollowButton';
 import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
-import { StatusMessage } from '../StatusMessage';
+import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { nameTerms } from './query';
 import { profileHref } from './SearchCombobox';
 import { useUserSearch } from './useUserSearch';
@@ -30,17 +30,9 @@ export function SearchResults({ query }: { query: string }) {
   let body;
   if (snapshot?.status === 'error' && notes.length === 0) {
     body = (
-      <StatusMessage
-        tone="error"
-        title={t('error')}
-        action={
-          <button type="button" className="button" onClick={retry}>
-            {t('retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('error')} retryLabel={t('retry')} onRetry={retry}>
         {t('errorHint')}
-      </StatusMessage>
+      </RetryMessage>
     );
   } else if (notes.length > 0) {
     body = <FeedList notes={notes} status={snapshot!.status} hasMore={snapshot!.hasMore} onLoadMore={loadMore} />;

@@ -10,7 +10,7 @@ import { useVisibleNotes } from '../actions/state';
 import { FeedList } from '../FeedList';
 import { NoteCard } from '../NoteCard';
 import { FeedSkeleton } from '../NoteSkeleton';
-import { StatusMessage } from '../StatusMessage';
+import { RetryMessage } from '../StatusMessage';
 import { byEngagement, newestFirst, type ReplyOrder } from './order';
 import { useThread } from './useThread';
 
@@ -69,17 +69,9 @@ export function ThreadView({ id }: { id: string }) {
   }
   if (status === 'error') {
     return (
-      <StatusMessage
-        tone="error"
-        title={t('error.title')}
-        action={
-          <button type="button" className="button" onClick={reload}>
-            {t('error.retry')}
-          </button>
-        }
-      >
+      <RetryMessage title={t('error.title')} retryLabel={t('error.retry')} onRetry={reload}>
         {t('error.text')}
-      </StatusMessage>
+      </RetryMessage>
     );
   }
   if (status === 'notFound' || !note) return <MissingNote />;
