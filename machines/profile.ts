@@ -6,7 +6,7 @@
  * through the `load` actor the worker provides.
  */
 import { assign, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { FeedNote, Profile, ProfileHistoryEntry, ProfileLoadingFlag, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../worker/types.ts';
+import type { FeedNote, Profile, ProfileHistoryEntry, ProfileLists, ProfileLoadingFlag, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../worker/types.ts';
 
 /** Spec §9: profile history 10; a profile feed page 20; scored content 5; the reads sidebar 2. */
 export const PROFILE_HISTORY_MAX = 10;
@@ -48,22 +48,12 @@ export type ProfileLoad =
   | { what: 'contacts' | 'followers'; users: Profile[] }
   | { what: 'relays'; relays: Record<string, RelayFlags> };
 
-export interface ProfileContext {
+export interface ProfileContext extends ProfileLists {
   pubkey: string;
   userPubkey?: string;
   profile?: Profile;
   stats?: UserStats;
   followsYou: boolean;
-  sidebarNotes: FeedNote[];
-  sidebarArticles: FeedNote[];
-  notes: FeedNote[];
-  replies: FeedNote[];
-  reads: FeedNote[];
-  media: FeedNote[];
-  zaps: ProfileZap[];
-  follows: Profile[];
-  followers: Profile[];
-  relays: Record<string, RelayFlags>;
   cursors: Partial<Record<PagedLoader, number>>;
   hasMore: Record<PagedTab, boolean>;
   /** Loaders whose running request is a next page rather than the first. */

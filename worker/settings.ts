@@ -54,7 +54,7 @@ export class SettingsService {
   private writes: Promise<void> = Promise.resolve();
   private lastSaved: unknown;
 
-  constructor(private readonly options: SettingsServiceOptions) {
+  constructor(options: SettingsServiceOptions) {
     const { request, signer, storage } = options;
     const signed = (op: string, content: unknown) => signer.signRequest(op, content);
     this.actor = createActor(

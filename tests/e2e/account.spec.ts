@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { generateSecretKey, getPublicKey, verifyEvent, type Event } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { DEMO_LOGIN } from '../../server/demo/accounts.ts';
 import { displayName, emptyProfile, parseProfile } from '../../worker/profile.ts';
 import type { ActionResult, RelayInfo, StruccApi } from '../../worker/types.ts';

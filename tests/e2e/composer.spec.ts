@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import WebSocket from 'ws';
 import { neventEncode, npubEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';

@@ -3,7 +3,7 @@
  * tab, and the follow-list repair dialog when the contact list would have fewer than 2 entries.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
+import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { npubEncode } from 'nostr-tools/nip19';
 import type { PublishResult } from '../../worker/types.ts';
 import { type Driven, latestEvent, openApp, publishAccepted, queryRelay, signIn } from './support/session.ts';

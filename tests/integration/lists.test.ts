@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
-import { person, sign, type Person as Who } from './people.ts';
+import { person, sign } from './people.ts';
 
 
 describe.each(['sqlite', 'postgres'] as const)('list commands (%s)', (store) => {

@@ -148,15 +148,8 @@ export interface ProfileHistoryEntry {
   stats?: UserStats;
 }
 
-export interface ProfileSnapshot {
-  pubkey?: string;
-  profile?: Profile;
-  stats?: UserStats;
-  /** stats.time_joined, unix seconds. */
-  joinDate?: number;
-  /** The profile follows the viewer (is_user_following). */
-  followsYou: boolean;
-  loading: Record<ProfileLoadingFlag, boolean>;
+/** What a profile page lists: its sidebar blocks and the rows of each tab. */
+export interface ProfileLists {
   sidebarNotes: FeedNote[];
   sidebarArticles: FeedNote[];
   notes: FeedNote[];
@@ -167,6 +160,17 @@ export interface ProfileSnapshot {
   follows: Profile[];
   followers: Profile[];
   relays: Record<string, RelayFlags>;
+}
+
+export interface ProfileSnapshot extends ProfileLists {
+  pubkey?: string;
+  profile?: Profile;
+  stats?: UserStats;
+  /** stats.time_joined, unix seconds. */
+  joinDate?: number;
+  /** The profile follows the viewer (is_user_following). */
+  followsYou: boolean;
+  loading: Record<ProfileLoadingFlag, boolean>;
   hasMore: Record<'notes' | 'replies' | 'reads' | 'media' | 'zaps', boolean>;
   /** Spec §3 "Profile history": most recent first, at most 10. */
   history: ProfileHistoryEntry[];

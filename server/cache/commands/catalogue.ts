@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { nip19 } from 'nostr-tools';
 import type { NostrEvent } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
-import { eventsByIds, profilesOf, statsByIds, type CacheObject } from '../data.ts';
+import { eventsByIds, profilesOf, statsByIds } from '../data.ts';
 import { ADVANCED_FEEDS } from '../defaults.ts';
 import { K, synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';

@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { isNostrEvent } from '../../../worker/bundle';
