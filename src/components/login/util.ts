@@ -1,4 +1,6 @@
 /** Small helpers shared by the login modals, the /new wizard and the account page. */
+import { useEffect, useState } from 'react';
+import { fullApi } from '../../lib/account';
 import { showToast, toastSuccess } from '../../lib/toast';
 
 /** A NIP-07 extension is present in this tab (the worker cannot see window.nostr itself). */
@@ -16,4 +18,20 @@ export async function copyWithToast(text: string, copied: string, failed: string
     showToast(failed, 'error');
     return false;
   }
+}
+
+/** The signed-in key's nsec, read from the worker only while `wanted` and forgotten when it is not. */
+export function useRevealedSecret(wanted: boolean): string | null {
+  const [nsec, setNsec] = useState<string | null>(null);
+  useEffect(() => {
+    if (!wanted) return setNsec(null);
+    let live = true;
+    void fullApi()
+      .then((api) => api.revealSecret())
+      .then((value) => live && setNsec(value));
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  return nsec;
 }

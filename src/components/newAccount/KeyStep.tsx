@@ -2,11 +2,10 @@
  * Step 4: the private key, hidden until revealed, with copy and .txt download and the warning
  * that nobody can restore it. Finishing publishes the profile, follows and relay list.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fullApi } from '../../lib/account';
 import { keyFileText } from '../../lib/newAccount';
-import { copyWithToast } from '../login/util';
+import { copyWithToast, useRevealedSecret } from '../login/util';
 import { StepNav } from './StepIndicator';
 
 interface Props {
@@ -21,21 +20,12 @@ interface Props {
 export function KeyStep({ npub, username, busy, error, onBack, onFinish }: Props) {
   const { t } = useTranslation('login');
   const id = useId();
-  const [nsec, setNsec] = useState<string | null>(null);
   const [shown, setShown] = useState(false);
   const [saved, setSaved] = useState(false);
   const [savedError, setSavedError] = useState(false);
 
   // The worker holds the new key; the page asks for it only while this step is open.
-  useEffect(() => {
-    let live = true;
-    void fullApi()
-      .then((api) => api.revealSecret())
-      .then((value) => live && setNsec(value));
-    return () => {
-      live = false;
-    };
-  }, []);
+  const nsec = useRevealedSecret(true);
 
   const download = () => {
     if (!nsec) return;

@@ -3,29 +3,9 @@
  * address as a lightning: URI. Drawn as React SVG from the code's modules, so no markup string
  * is ever injected.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import qrcode from 'qrcode-generator';
-
-function QrCode({ value, label }: { value: string; label: string }) {
-  const { path, size } = useMemo(() => {
-    const qr = qrcode(0, 'M');
-    qr.addData(value);
-    qr.make();
-    const count = qr.getModuleCount();
-    let d = '';
-    for (let r = 0; r < count; r++) {
-      for (let c = 0; c < count; c++) if (qr.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
-    }
-    return { path: d, size: count + 8 };
-  }, [value]);
-  return (
-    <svg className="qr-code" viewBox={`0 0 ${size} ${size}`} role="img" aria-label={label} shapeRendering="crispEdges">
-      <rect width={size} height={size} fill="#fff" />
-      <path d={path} fill="#000" />
-    </svg>
-  );
-}
+import { QrCode } from '../QrCode';
 
 type QrTab = 'npub' | 'lightning';
 
@@ -83,7 +63,7 @@ export function QrModal({ npub, lud16, name, onClose }: { npub: string; lud16: s
           ))}
         </div>
         <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`} className="qr-panel">
-          <QrCode value={value} label={t(tab === 'npub' ? 'qr.npubImage' : 'qr.lightningImage')} />
+          <QrCode className="qr-code" value={value} label={t(tab === 'npub' ? 'qr.npubImage' : 'qr.lightningImage')} />
           <p className="qr-value">{shown}</p>
           <button type="button" className="button" onClick={copy}>
             {copied ? t('qr.copied') : t('qr.copy')}

@@ -2,52 +2,24 @@
  * /settings/account: the public key to share (copy, QR code) and the private key, which stays
  * hidden until asked for and comes with a warning. An extension's key is never readable here.
  */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import qrcode from 'qrcode-generator';
-import { fullApi, useAccount } from '../../lib/account';
+import { QrCode } from '../../components/QrCode';
+import { useAccount } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
-import { copyWithToast } from '../../components/login/util';
+import { copyWithToast, useRevealedSecret } from '../../components/login/util';
 import '../../components/login/i18n';
 import '../../styles/modal.css';
 import '../../styles/login.css';
 
-function QrCode({ value, label }: { value: string; label: string }) {
-  const { path, size } = useMemo(() => {
-    const qr = qrcode(0, 'M');
-    qr.addData(value);
-    qr.make();
-    const count = qr.getModuleCount();
-    let d = '';
-    for (let r = 0; r < count; r++) for (let c = 0; c < count; c++) if (qr.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
-    return { path: d, size: count + 8 };
-  }, [value]);
-  return (
-    <svg viewBox={`0 0 ${size} ${size}`} role="img" aria-label={label} shapeRendering="crispEdges">
-      <rect width={size} height={size} fill="#fff" />
-      <path d={path} fill="#000" />
-    </svg>
-  );
-}
-
 function PrivateKey({ method, state }: { method?: string; state: string }) {
   const { t } = useTranslation('login');
   const id = useId();
-  const [nsec, setNsec] = useState<string | null>(null);
   const [shown, setShown] = useState(false);
 
   // The key is read from the worker only once it is to be shown, and forgotten when hidden.
-  useEffect(() => {
-    if (!shown) return setNsec(null);
-    let live = true;
-    void fullApi()
-      .then((api) => api.revealSecret())
-      .then((value) => live && setNsec(value));
-    return () => {
-      live = false;
-    };
-  }, [shown]);
+  const nsec = useRevealedSecret(shown);
 
   if (method === 'extension') return <p className="form-hint">{t('account.extension')}</p>;
   if (state === 'locked') return <p className="form-hint">{t('account.locked')}</p>;
