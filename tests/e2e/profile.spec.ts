@@ -166,6 +166,10 @@ test('the QR dialog draws an SVG for the npub and has a Lightning tab', async ({
   await expect(dialog.locator('.qr-value')).toHaveText(user.npub);
   await dialog.getByRole('tab', { name: 'Lightning-cím' }).click();
   await expect(dialog.locator('.qr-value')).toHaveText(user.meta.lud16 ?? '');
+  // The two codes are tabs: the arrows switch between them.
+  await page.keyboard.press('ArrowLeft');
+  await expect(dialog.getByRole('tab', { name: 'Nyilvános kulcs' })).toBeFocused();
+  await expect(dialog.locator('.qr-value')).toHaveText(user.npub);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
