@@ -1,15 +1,10 @@
 import type { EventEmitter } from 'node:events';
 import type { Database } from './store/db.ts';
 
-export interface NostrEvent {
-  id: string;
-  pubkey: string;
-  created_at: number;
-  kind: number;
-  tags: string[][];
-  content: string;
-  sig: string;
-}
+/** A signed Nostr event (NIP-01), as nostr-tools types it. */
+import type { NostrEvent } from 'nostr-tools/core';
+
+export type { NostrEvent };
 
 export interface ServerConfig {
   host: string;

@@ -1,14 +1,9 @@
 /** Nostr events, cache objects and the note card as the worker hands them to tabs. */
 
-export interface NostrEvent {
-  id: string;
-  pubkey: string;
-  created_at: number;
-  kind: number;
-  tags: string[][];
-  content: string;
-  sig: string;
-}
+/** A signed Nostr event (NIP-01), as nostr-tools types it. */
+import type { NostrEvent } from 'nostr-tools/core';
+
+export type { NostrEvent };
 
 /** A cache-server synthetic object ({kind >= 10000000, content: "<json>"}) or a plain event. */
 export interface CacheObject {
