@@ -5,7 +5,7 @@
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { SETTINGS_SAVE_RETRY_MS } from '../worker/config.ts';
-import type { AppSettings, FeedDefinition, FeedList, SettingsAction, ThemeName } from '../worker/types.ts';
+import type { AppSettings, FeedDefinition, FeedList, SettingsAction, SettingsValues, ThemeName } from '../worker/types.ts';
 import type { SettingsRecord } from '../worker/storage.ts';
 
 export const THEMES: readonly ThemeName[] = ['sunrise', 'sunset', 'midnight', 'ice'];
@@ -16,15 +16,9 @@ export const LOAD_FAILED = 'settings-offline';
 export type SettingsPart = 'settings' | 'home' | 'reads';
 export type SubKey = 'user-home-feeds' | 'user-reads-feeds' | 'user-nwc';
 
-export interface SettingsContext {
+export interface SettingsContext extends SettingsValues {
   key?: string;
   canSign: boolean;
-  settings: AppSettings;
-  homeFeeds: FeedDefinition[];
-  readsFeeds: FeedDefinition[];
-  nwc: unknown;
-  theme: ThemeName;
-  animated: boolean;
   /** A stored local record existed: its theme and animation win over the server's. */
   local: boolean;
   unsaved: SettingsPart[];

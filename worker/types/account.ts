@@ -113,8 +113,8 @@ export interface AppSettings {
 
 export type FeedList = 'home' | 'reads';
 
-export interface SettingsSnapshot {
-  state: 'idle' | 'loading' | 'ready';
+/** The settings as saved: the app settings record and its sub-settings, plus the local look. */
+export interface SettingsValues {
   settings: AppSettings;
   homeFeeds: FeedDefinition[];
   readsFeeds: FeedDefinition[];
@@ -122,6 +122,10 @@ export interface SettingsSnapshot {
   nwc: unknown;
   theme: ThemeName;
   animated: boolean;
+}
+
+export interface SettingsSnapshot extends SettingsValues {
+  state: 'idle' | 'loading' | 'ready';
   /** Set after a failed load ('settings-offline') or save ('Failed to save settings'). */
   warning?: string;
 }
