@@ -6,7 +6,6 @@ import type { FeedNote, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab
 import { displayName, toNpub } from '../../worker/profile';
 import { formatCount, formatRelativeTime } from '../lib/format';
 import { useNow } from '../lib/hooks';
-import { tabListKeys } from '../lib/tabKeys';
 import { mediaUrl } from '../lib/media';
 import { NOTE_NS } from '../lib/noteI18n';
 import { connect, type Api } from '../worker-client';
@@ -14,6 +13,7 @@ import { Avatar } from './Avatar';
 import { Modal } from './Modal';
 import { LikeIcon, RepostIcon, ZapIcon } from './Icons';
 import { NoteCard } from './NoteCard';
+import { TabStrip } from './TabStrip';
 import '../styles/note-reactions.css';
 
 /** The optional reactions methods of StruccApi, as Comlink exposes them (they always exist in this worker). */
@@ -154,25 +154,23 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
       onClose={onClose}
       className="reactions-modal"
       toolbar={
-        <div className="reactions-tabs" role="tablist" aria-label={t('reactions.title')} onKeyDown={tabListKeys(TABS, tab, setTab)}>
-          {TABS.map((name) => (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              id={`${ids}-tab-${name}`}
-              aria-selected={tab === name}
-              aria-controls={`${ids}-panel`}
-              tabIndex={tab === name ? 0 : -1}
-              className="tab reactions-tab"
-              data-tab={name}
-              onClick={() => setTab(name)}
-            >
+        <TabStrip
+          tabs={TABS}
+          selected={tab}
+          onSelect={setTab}
+          label={t('reactions.title')}
+          className="reactions-tabs"
+          tabClassName="tab reactions-tab"
+          tabId={(name) => `${ids}-tab-${name}`}
+          panelId={() => `${ids}-panel`}
+        >
+          {(name) => (
+            <>
               {t(`reactions.tabs.${name}`)}
               {counts[name] !== undefined && <span className="reactions-count">{formatCount(counts[name] ?? 0)}</span>}
-            </button>
-          ))}
-        </div>
+            </>
+          )}
+        </TabStrip>
       }
     >
       <div className="reactions-body" role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`} aria-busy={current.status === 'loading'}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TabStrip } from '../components/TabStrip';
 import { BookmarkList } from '../components/bookmarks/BookmarkList';
 import { bookmarkTags, type BookmarkTab } from '../components/bookmarks/useBookmarkItems';
 import { FeedSkeleton } from '../components/NoteSkeleton';
@@ -7,7 +8,6 @@ import { StatusMessage } from '../components/StatusMessage';
 import { registerNamespace } from '../i18n';
 import { accountAction, useAccount } from '../lib/account';
 import { usePageTitle } from '../lib/hooks';
-import { tabListKeys } from '../lib/tabKeys';
 import { openLogin } from '../lib/overlays';
 import hu from '../../locales/hu/bookmarks.json';
 import en from '../../locales/en/bookmarks.json';
@@ -26,24 +26,23 @@ const TABS: BookmarkTab[] = ['notes', 'articles'];
 function Tabs({ selected, counts, onSelect }: { selected: BookmarkTab; counts: Record<BookmarkTab, number>; onSelect: (tab: BookmarkTab) => void }) {
   const { t } = useTranslation('bookmarks');
   return (
-    <div className="bookmarks-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={tabListKeys(TABS, selected, onSelect)}>
-      {TABS.map((tab) => (
-        <button
-          key={tab}
-          type="button"
-          role="tab"
-          id={`bookmarks-tab-${tab}`}
-          aria-selected={tab === selected}
-          aria-controls="bookmarks-panel"
-          tabIndex={tab === selected ? 0 : -1}
-          className="tab bookmarks-tab"
-          onClick={() => onSelect(tab)}
-        >
+    <TabStrip
+      tabs={TABS}
+      selected={selected}
+      onSelect={onSelect}
+      label={t('tabsLabel')}
+      className="bookmarks-tabs"
+      tabClassName="tab bookmarks-tab"
+      tabId={(tab) => `bookmarks-tab-${tab}`}
+      panelId={() => 'bookmarks-panel'}
+    >
+      {(tab) => (
+        <>
           {t(`tabs.${tab}`)}
           {counts[tab] > 0 && <span className="bookmarks-count">{counts[tab]}</span>}
-        </button>
-      ))}
-    </div>
+        </>
+      )}
+    </TabStrip>
   );
 }
 

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { TabStrip } from '../components/TabStrip';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import hu from '../../locales/hu/explore.json';
 import en from '../../locales/en/explore.json';
 import { registerNamespace } from '../i18n';
 import { usePageTitle } from '../lib/hooks';
-import { tabListKeys } from '../lib/tabKeys';
 import { useFeed } from '../lib/useFeed';
 import { FeedList } from '../components/FeedList';
 import { FeedSkeleton } from '../components/NoteSkeleton';
@@ -53,23 +53,18 @@ export default function ExploreRoute() {
     <div className="page page-explore">
       <header className="page-header">
         <h1 className="page-title">{t('title')}</h1>
-        <div className="explore-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={tabListKeys(TABS, tab, (id) => go({ tab: id }))}>
-          {TABS.map((id) => (
-            <button
-              key={id}
-              id={`explore-tab-${id}`}
-              type="button"
-              role="tab"
-              aria-selected={tab === id}
-              aria-controls={`explore-panel-${id}`}
-              tabIndex={tab === id ? 0 : -1}
-              className="tab explore-tab"
-              onClick={() => go({ tab: id })}
-            >
-              {t(`tabs.${id}`)}
-            </button>
-          ))}
-        </div>
+        <TabStrip
+          tabs={TABS}
+          selected={tab}
+          onSelect={(id) => go({ tab: id })}
+          label={t('tabsLabel')}
+          className="explore-tabs"
+          tabClassName="tab explore-tab"
+          tabId={(id) => `explore-tab-${id}`}
+          panelId={(id) => `explore-panel-${id}`}
+        >
+          {(id) => t(`tabs.${id}`)}
+        </TabStrip>
       </header>
       <div className="explore-panels">
         <NetStatsPanel />

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TabStrip } from '../components/TabStrip';
 import { Link } from 'wouter';
 import type { NotificationsSnapshot, NotificationTypeGroup, StruccApi } from '../../worker/types';
 import { registerNamespace } from '../i18n';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';
-import { tabListKeys } from '../lib/tabKeys';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { useAccount } from '../components/notifications/badges';
@@ -79,23 +79,18 @@ function useNotificationList(pubkey: string | undefined, initial: NotificationTy
 function Tabs({ selected, onSelect }: { selected: NotificationTypeGroup; onSelect: (g: NotificationTypeGroup) => void }) {
   const { t } = useTranslation('notifications');
   return (
-    <div className="notif-tabs" role="tablist" aria-label={t('tabsLabel')} onKeyDown={tabListKeys(NOTIFICATION_TABS, selected, onSelect)}>
-      {NOTIFICATION_TABS.map((group) => (
-        <button
-          key={group}
-          type="button"
-          role="tab"
-          id={`notif-tab-${group}`}
-          aria-selected={group === selected}
-          aria-controls="notif-panel"
-          tabIndex={group === selected ? 0 : -1}
-          className="tab notif-tab"
-          onClick={() => onSelect(group)}
-        >
-          {t(`tabs.${group}`)}
-        </button>
-      ))}
-    </div>
+    <TabStrip
+      tabs={NOTIFICATION_TABS}
+      selected={selected}
+      onSelect={onSelect}
+      label={t('tabsLabel')}
+      className="notif-tabs"
+      tabClassName="tab notif-tab"
+      tabId={(group) => `notif-tab-${group}`}
+      panelId={() => 'notif-panel'}
+    >
+      {(group) => t(`tabs.${group}`)}
+    </TabStrip>
   );
 }
 

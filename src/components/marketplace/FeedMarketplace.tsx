@@ -4,10 +4,10 @@
  */
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TabStrip } from '../TabStrip';
 import { Link } from 'wouter';
 import type { FeedList } from '../../../worker/types';
 import { useAccount } from '../../lib/account';
-import { tabListKeys } from '../../lib/tabKeys';
 import { useLoad } from '../explore/useExplore';
 import { findFeed, matchesQuery, toDefinition } from '../feedSettings/feedModel';
 import { addFeedTo, removeFeedFrom, useUserFeeds } from '../feedSettings/useUserFeeds';
@@ -102,23 +102,18 @@ export default function FeedMarketplace({ list, onClose }: { list: FeedList; onC
         </>
       }
     >
-      <div className="market-tabs" role="tablist" aria-label={t('market.tabs')} onKeyDown={tabListKeys(TABS, tab, setTab)}>
-        {TABS.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            id={`${baseId}-tab-${name}`}
-            className="chip"
-            aria-selected={tab === name}
-            aria-controls={`${baseId}-panel`}
-            tabIndex={tab === name ? 0 : -1}
-            onClick={() => setTab(name)}
-          >
-            {t(`market.${name}`)}
-          </button>
-        ))}
-      </div>
+      <TabStrip
+        tabs={TABS}
+        selected={tab}
+        onSelect={setTab}
+        label={t('market.tabs')}
+        className="market-tabs"
+        tabClassName="chip"
+        tabId={(name) => `${baseId}-tab-${name}`}
+        panelId={() => `${baseId}-panel`}
+      >
+        {(name) => t(`market.${name}`)}
+      </TabStrip>
       <div className="form-field market-search">
         <label htmlFor={`${baseId}-search`} className="visually-hidden">
           {t('market.search')}

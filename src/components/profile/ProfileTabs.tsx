@@ -2,8 +2,8 @@
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeedStatus, ProfileLoadingFlag, ProfileSnapshot, ProfileTab } from '../../../worker/types';
-import { tabListKeys } from '../../lib/tabKeys';
 import { FeedList } from '../FeedList';
+import { TabStrip } from '../TabStrip';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { mediaOf } from './format';
 import { MediaGallery, RelayList, UserList, ZapList } from './ProfileLists';
@@ -108,24 +108,18 @@ export function ProfileTabs({ snapshot, tab, onTab, loadTab, loadMore }: Profile
 
   return (
     <div className="profile-tabs-wrap">
-      <div role="tablist" aria-label={t('tabs.label')} className="profile-tabs" onKeyDown={tabListKeys(PROFILE_TABS, tab, onTab)}>
-        {PROFILE_TABS.map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            id={`${baseId}-${k}`}
-            aria-selected={tab === k}
-            aria-controls={`${baseId}-panel`}
-            tabIndex={tab === k ? 0 : -1}
-            className="tab profile-tab"
-            data-tab={k}
-            onClick={() => onTab(k)}
-          >
-            {t(`tabs.${k}`)}
-          </button>
-        ))}
-      </div>
+      <TabStrip
+        tabs={PROFILE_TABS}
+        selected={tab}
+        onSelect={onTab}
+        label={t('tabs.label')}
+        className="profile-tabs"
+        tabClassName="tab profile-tab"
+        tabId={(k) => `${baseId}-${k}`}
+        panelId={() => `${baseId}-panel`}
+      >
+        {(k) => t(`tabs.${k}`)}
+      </TabStrip>
       <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`} className="profile-panel" data-panel={tab}>
         <TabBody snapshot={snapshot} tab={tab} requested={requested.current.has(key)} loadMore={loadMore} />
       </div>

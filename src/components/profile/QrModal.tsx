@@ -5,7 +5,7 @@
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { tabListKeys } from '../../lib/tabKeys';
+import { TabStrip } from '../TabStrip';
 import { Modal } from '../Modal';
 import { QrCode } from '../QrCode';
 
@@ -34,23 +34,18 @@ export function QrModal({ npub, lud16, name, onClose }: { npub: string; lud16: s
 
   return (
     <Modal title={t('qr.title', { name })} onClose={onClose} className="modal-narrow qr-modal">
-      <div role="tablist" className="qr-tabs" aria-label={t('qr.tabs')} onKeyDown={tabListKeys(tabs, tab, select)}>
-        {tabs.map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            id={`${baseId}-${k}`}
-            aria-selected={tab === k}
-            aria-controls={`${baseId}-panel`}
-            tabIndex={tab === k ? 0 : -1}
-            className="qr-tab"
-            onClick={() => select(k)}
-          >
-            {t(`qr.${k}`)}
-          </button>
-        ))}
-      </div>
+      <TabStrip
+        tabs={tabs}
+        selected={tab}
+        onSelect={select}
+        label={t('qr.tabs')}
+        className="qr-tabs"
+        tabClassName="qr-tab"
+        tabId={(k) => `${baseId}-${k}`}
+        panelId={() => `${baseId}-panel`}
+      >
+        {(k) => t(`qr.${k}`)}
+      </TabStrip>
       <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`} className="qr-panel">
         <QrCode className="qr-code" value={value} label={t(tab === 'npub' ? 'qr.npubImage' : 'qr.lightningImage')} />
         <p className="qr-value">{shown}</p>

@@ -1,10 +1,10 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TabStrip } from '../TabStrip';
 import { useLocation } from 'wouter';
 import { naddrEncode } from 'nostr-tools/nip19';
 import type { PublishOutcome } from '../../../worker/types';
 import { fullApi } from '../../lib/account';
-import { tabListKeys } from '../../lib/tabKeys';
 import {
   buildArticleEvent,
   emptyDraft,
@@ -125,23 +125,18 @@ export function EditorForm({ pubkey, draftKey, initial, base, restored }: Editor
     <div className="reads-editor">
       {showRestored && <p className="editor-restored">{t('draft.restored')}</p>}
 
-      <div className="editor-view-tabs" role="tablist" aria-label={t('view.label')} onKeyDown={tabListKeys(VIEWS, view, setView)}>
-        {VIEWS.map((v) => (
-          <button
-            key={v}
-            type="button"
-            role="tab"
-            id={`editor-tab-${v}`}
-            aria-selected={view === v}
-            aria-controls={`editor-pane-${v}`}
-            tabIndex={view === v ? 0 : -1}
-            className="tab editor-view-tab"
-            onClick={() => setView(v)}
-          >
-            {t(`view.${v}`)}
-          </button>
-        ))}
-      </div>
+      <TabStrip
+        tabs={VIEWS}
+        selected={view}
+        onSelect={setView}
+        label={t('view.label')}
+        className="editor-view-tabs"
+        tabClassName="tab editor-view-tab"
+        tabId={(v) => `editor-tab-${v}`}
+        panelId={(v) => `editor-pane-${v}`}
+      >
+        {(v) => t(`view.${v}`)}
+      </TabStrip>
 
       <div className="editor-panes" data-view={view}>
         <div className="editor-pane editor-pane-write" id="editor-pane-write" role="tabpanel" aria-labelledby="editor-tab-write">
