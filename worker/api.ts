@@ -2,13 +2,13 @@
  * The StruccApi every tab talks to over Comlink. One instance per worker: it owns the cache
  * socket machine, the request router, the feeds and the tab bookkeeping.
  */
-import { releaseProxy } from 'comlink';
 import { createActor, type AnyActorLogic } from 'xstate';
 import { cacheSocketMachine, socketStateOf, type CacheSocketSnapshot } from '../machines/cacheSocket.ts';
 import { keyStateOf } from '../machines/login.ts';
 import type { CacheObject, CacheReply, ClientConfig, RelayInfo, SocketSnapshot, StruccApi } from './types.ts';
 import { CacheClient, type Subscription } from './cache.ts';
 import { FeedRegistry, notify } from './feeds.ts';
+import { releaser } from './release.ts';
 import { defaultFeedCache, type FeedCache } from './feedCache.ts';
 import { relayListLoader } from './relayListLoader.ts';
 import { createFeedApi } from './feedApi.ts';
@@ -59,19 +59,6 @@ interface Watcher {
   tabId: string;
   cb: (s: SocketSnapshot) => unknown;
   release: () => void;
-}
-
-/** Comlink proxies hold their tab's port open until released; plain functions (tests) have nothing to release. */
-function releaser(cb: object): () => void {
-  return () => {
-    const release = (cb as { [releaseProxy]?: unknown })[releaseProxy];
-    if (typeof release !== 'function') return;
-    try {
-      (release as () => void)();
-    } catch {
-      // Already released, or the port is gone.
-    }
-  };
 }
 
 function randomId(): string {
