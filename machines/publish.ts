@@ -68,7 +68,7 @@ export const publishMachine = setup({
   actors: {
     /** Verifies a signed event or signs a template; rejects with the §8 code as the message. */
     sign: fromPromise<NostrEvent, NostrEvent | UnsignedEvent>(async () => missing('sign')),
-    /** Sends to every relay and reports each answer as RELAY.ANSWER (relays never answering are timed out here). */
+    /** Sends to every relay and reports each answer as RELAY.ANSWER (relays never answering are timed out here); sends still open when the publish settles should go on to their relays. */
     send: fromCallback<RelayAnswerEvent, SendInput>(() => missing('send')),
     /** broadcast_events through the cache socket: one answer per relay that reported back. */
     proxy: fromPromise<RelayAnswer[], SendInput>(async () => missing('proxy')),
@@ -138,9 +138,11 @@ export const publishMachine = setup({
         waiting: {
           on: { 'RELAY.ANSWER': { actions: 'record', target: 'checking' } },
         },
-        // Guards run before actions, so whether this answer was the last one is checked one step later.
+        // Guards run before actions, so the answer just recorded is looked at one step later. The first
+        // relay that accepts settles the publish (spec: it succeeds if at least one relay accepts); the
+        // send actor's cleanup leaves the others their per-relay time.
         checking: {
-          always: [{ guard: 'allAnswered', target: '#publish.settled' }, { target: 'waiting' }],
+          always: [{ guard: 'anyAccepted', target: '#publish.settled' }, { guard: 'allAnswered', target: '#publish.settled' }, { target: 'waiting' }],
         },
       },
     },

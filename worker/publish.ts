@@ -6,6 +6,7 @@ import { createActor, fromCallback, fromPromise, toPromise } from 'xstate';
 import { verifyEvent } from 'nostr-tools/pure';
 import { publishMachine, type RelayAnswer, type RelayAnswerEvent, type SendInput } from '../machines/publish.ts';
 import type { RelayService } from './relays.ts';
+import { PUBLISH_TIMEOUT_MS } from './config.ts';
 import type { CacheReply, NostrEvent, PublishResult, UnsignedEvent } from './types.ts';
 
 /** Signs a template for the current account; rejects with a §8 code (sign-no-nsec, no_nostr_extension...). */
@@ -115,12 +116,22 @@ export function createPublisher(options: PublisherOptions): (event: NostrEvent |
     return checkSignature(await signer(input));
   });
 
+  const relayTimeoutMs = options.timeoutMs ?? PUBLISH_TIMEOUT_MS;
   const send = fromCallback<RelayAnswerEvent, SendInput>(({ input, sendBack }) => {
+    let settled = false;
     const cancels = input.relays.map((url) =>
-      options.relays.sendEvent(url, input.event, (answer) => sendBack({ type: 'RELAY.ANSWER', ...answer })),
+      options.relays.sendEvent(url, input.event, (answer) => {
+        if (!settled) sendBack({ type: 'RELAY.ANSWER', ...answer });
+      }),
     );
+    const started = Date.now();
+    // The publish settles at the first accept; a relay still connecting or answering keeps its chance
+    // to get the event until the per-relay timeout, so a slow relay never delays the person.
     return () => {
-      for (const cancel of cancels) cancel();
+      settled = true;
+      setTimeout(() => {
+        for (const cancel of cancels) cancel();
+      }, Math.max(0, started + relayTimeoutMs - Date.now()));
     };
   });
 

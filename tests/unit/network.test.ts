@@ -81,13 +81,34 @@ describe('worker network api (relays, publish, activity)', () => {
     ws.last(A)?.open();
     ws.last(B)?.open();
     const event = sign(note());
-    ws.last(A)!.onFrame = (f) => f[0] === 'EVENT' && ws.last(A)?.reply('OK', event.id, true, '');
+    // B refuses at once, A accepts a moment later.
+    ws.last(A)!.onFrame = (f) => f[0] === 'EVENT' && setTimeout(() => ws.last(A)?.reply('OK', event.id, true, ''), 5);
     ws.last(B)!.onFrame = (f) => f[0] === 'EVENT' && ws.last(B)?.reply('OK', event.id, false, 'blocked: no');
     const result = api.publish!(event);
     await vi.advanceTimersByTimeAsync(10);
     expect(await result).toMatchObject({ success: true, outcome: 'published', reasons: { [B]: 'blocked: no' } });
     expect(imports.map((r) => r.command)).toEqual(['import_events']);
     expect((imports[0].payload.events as NostrEvent[])[0].id).toBe(event.id);
+  });
+
+  it('settles at the first accept; a silent relay and one still connecting get the event all the same', async () => {
+    serveCache(cacheSocket, () => []);
+    const C = 'wss://c.example';
+    await api.addRelay?.(A);
+    await api.addRelay?.(B);
+    await api.addRelay?.(C);
+    ws.last(A)?.open();
+    ws.last(B)?.open();
+    const event = sign(note());
+    ws.last(A)!.onFrame = (f) => f[0] === 'EVENT' && ws.last(A)?.reply('OK', event.id, true, '');
+    const result = api.publish!(event);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await result).toMatchObject({ success: true, outcome: 'published', reasons: {} });
+    // B never answers, C was still connecting: both still get the note once they can.
+    expect(ws.last(B)?.sent.some((f) => f[0] === 'EVENT')).toBe(true);
+    ws.last(C)?.open();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(ws.last(C)?.sent.some((f) => f[0] === 'EVENT' && (f[1] as NostrEvent).id === event.id)).toBe(true);
   });
 
   it('signs templates with the signer the login service set, and refuses a forged signature', async () => {
