@@ -49,9 +49,18 @@ test('muted page: words, hashtags and users are published in the kind-10000 list
   await expect(page.getByText('Nincs némított hashtag.')).toBeVisible();
   await expect(page.getByText('Nincs némított szál.')).toBeVisible();
 
+  // Muting a word asks first; cancelling keeps what was typed and mutes nothing.
   const words = section(page, 'Némított szavak');
   await words.getByLabel('Szó vagy kifejezés némítása').fill('reklám');
   await words.getByRole('button', { name: 'Némítás', exact: true }).click();
+  const wordDialog = page.getByRole('dialog', { name: 'Szó némítása' });
+  await expect(wordDialog).toContainText('Biztosan némítod ezt: „reklám”?');
+  await wordDialog.getByRole('button', { name: 'Mégse' }).click();
+  await expect(wordDialog).toHaveCount(0);
+  await expect(words.getByLabel('Szó vagy kifejezés némítása')).toHaveValue('reklám');
+  await expect(page.getByText('Nincs némított szó.')).toBeVisible();
+  await words.getByRole('button', { name: 'Némítás', exact: true }).click();
+  await wordDialog.locator('[data-confirm="yes"]').click();
   await expect(words.locator('.mod-tag', { hasText: 'reklám' })).toBeVisible();
 
   const hashtags = section(page, 'Némított hashtagek');
@@ -61,6 +70,7 @@ test('muted page: words, hashtags and users are published in the kind-10000 list
   await expect(hashtags.getByLabel('Hashtag némítása')).toHaveValue('két szó');
   await hashtags.getByLabel('Hashtag némítása').fill('#spoiler');
   await hashtags.getByRole('button', { name: 'Némítás', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Hashtag némítása' }).locator('[data-confirm="yes"]').click();
   await expect(hashtags.locator('.mod-tag', { hasText: '#spoiler' })).toBeVisible();
 
   await waitForList(me, 10000, (tags) => has(tags, 'word', 'reklám') && has(tags, 't', 'spoiler'));
@@ -142,6 +152,12 @@ test('mute list subscription, filter toggles, allow list and the filter-list che
   await field.fill('npub1hibas');
   await check.getByRole('button', { name: 'Ellenőrzés' }).click();
   await expect(check.getByRole('alert')).toHaveText('Érvénytelen nyilvános kulcs.');
+  // A new search drops the answer about the last account.
+  await expect(check.getByTestId('filter-check-answer')).toHaveCount(0);
+  await field.fill('xyzzy-senki');
+  await check.getByRole('button', { name: 'Ellenőrzés' }).click();
+  await expect(check.getByText('Nincs találat.')).toBeVisible();
+  await expect(check.getByTestId('filter-check-answer')).toHaveCount(0);
 
   // Everything above must come back from the server after a reload.
   await page.reload();

@@ -32,6 +32,7 @@ export function FilterListCheck({ viewer }: { viewer: string }) {
       <UserPicker
         label={t('check.label')}
         actionLabel={t('check.button')}
+        onSearch={() => setAnswer(null)}
         onPick={async (p) => {
           setAnswer({ text: t('check.checking'), found: false });
           try {

@@ -19,9 +19,11 @@ export interface UserPickerProps {
   disabled?: boolean;
   /** Resolves true when the picked account was taken (the field is then cleared). */
   onPick: (profile: Profile) => Promise<boolean>;
+  /** A new search was asked for: an answer about the last pick no longer applies. */
+  onSearch?: () => void;
 }
 
-export function UserPicker({ label, actionLabel, hint, disabled, onPick }: UserPickerProps) {
+export function UserPicker({ label, actionLabel, hint, disabled, onPick, onSearch }: UserPickerProps) {
   const { t } = useTranslation('moderation');
   const id = useId();
   const [text, setText] = useState('');
@@ -44,6 +46,7 @@ export function UserPicker({ label, actionLabel, hint, disabled, onPick }: UserP
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError('');
+    onSearch?.();
     const query = text.trim();
     if (!query) {
       setError(t('input.empty'));

@@ -90,6 +90,18 @@ export default function MutedSettings() {
     return run({ type: 'mute', pubkey: p.pubkey }, t('muted', { name }));
   };
 
+  // Muting asks first (spec: the confirm dialog before muting), words and hashtags as well as people.
+  const muteTag = async (tag: ['word' | 't', string], kind: 'word' | 'hashtag', success: string) => {
+    const ok = await confirmDialog({
+      title: t(`confirmMuteTag.${kind}Title`),
+      message: t(`confirmMuteTag.${kind}Message`, { value: tag[1] }),
+      confirmLabel: t('confirmMute.confirm'),
+      danger: true,
+    });
+    if (!ok) return false;
+    return run({ type: 'muteTag', tag }, success);
+  };
+
   return (
     <div className="mod-page">
       <Section id="muted-users" title={t('users.title')}>
@@ -123,7 +135,7 @@ export default function MutedSettings() {
           check={checkWord}
           existing={sections.words}
           disabled={busy}
-          onAdd={(value) => run({ type: 'muteTag', tag: ['word', value] }, t('words.added', { value }))}
+          onAdd={(value) => muteTag(['word', value], 'word', t('words.added', { value }))}
         />
         <TagList values={sections.words} empty={t('words.empty')} busy={busy} onRemove={(v) => void run({ type: 'unmuteTag', tag: ['word', v] }, t('unmuted'))} />
       </Section>
@@ -136,7 +148,7 @@ export default function MutedSettings() {
           check={checkHashtag}
           existing={sections.hashtags}
           disabled={busy}
-          onAdd={(value) => run({ type: 'muteTag', tag: ['t', value] }, t('hashtags.added', { value }))}
+          onAdd={(value) => muteTag(['t', value], 'hashtag', t('hashtags.added', { value }))}
         />
         <TagList
           values={sections.hashtags}
