@@ -188,10 +188,9 @@ export function buildNoteTags(text: string, options: NoteTagOptions = {}): strin
   if (options.quote) {
     const { event } = options.quote;
     const cited = isAddressable(event.kind) ? coordinateOf(event) : event.id;
-    // NIP-18: the author's pubkey rides along only for a regular event.
+    // NIP-18: the author's pubkey rides along only for a regular event. The nevent/naddr in the text
+    // also gets its e/a tag marked mention below, like any other mention (clients without q see it).
     tags.push(isAddressable(event.kind) ? ['q', cited, options.quote.relay ?? ''] : ['q', cited, options.quote.relay ?? '', event.pubkey]);
-    if (isAddressable(event.kind)) addresses.add(cited);
-    else events.add(cited);
   }
 
   const refs = referencesOf(text);

@@ -101,7 +101,7 @@ test('like: a kind 7 with e and p tags, the heart highlighted, the count up by o
   expect(await queryRelay({ kinds: [7], authors: [getPublicKey(viewer)] })).toHaveLength(1);
 });
 
-test('repost publishes a kind 6 carrying the note, with a toast; quote opens the new note form', async ({ context }) => {
+test('repost publishes a kind 6 carrying the note, with a toast; a quote publishes a kind 1 with q, e and p tags', async ({ context }) => {
   const author = await newAuthor();
   const target = author.notes[1];
   const viewer = generateSecretKey();
@@ -124,7 +124,18 @@ test('repost publishes a kind 6 carrying the note, with a toast; quote opens the
 
   await button.click();
   await page.getByRole('menu', { name: 'Megosztás menü' }).getByRole('menuitem', { name: 'Idézés' }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
+  const dialog = page.getByRole('dialog', { name: 'Idézés' });
+  await expect(dialog).toBeVisible();
+  // The quote names the note by q (NIP-18), and its nevent in the text is an e mention like any other.
+  await dialog.getByRole('textbox', { name: 'A bejegyzés szövege' }).press('Control+Home');
+  await dialog.getByRole('textbox', { name: 'A bejegyzés szövege' }).pressSequentially('Ezt olvasd: ');
+  await dialog.getByRole('button', { name: 'Közzététel' }).click();
+  await expect(dialog).toHaveCount(0);
+  const quote = await latestEvent(getPublicKey(viewer), 1, since);
+  expect(quote.content).toMatch(/^Ezt olvasd: [\s\S]*nostr:nevent1/);
+  expect(quote.tags.find((t) => t[0] === 'q')).toEqual(['q', target.id, expect.any(String), author.pubkey]);
+  expect(quote.tags.find((t) => t[0] === 'e' && t[1] === target.id)?.[3]).toBe('mention');
+  expect(quote.tags.find((t) => t[0] === 'p' && t[1] === author.pubkey)?.[3]).toBe('mention');
 });
 
 test('bookmark toggles a kind 10003 with the note’s e tag', async ({ context }) => {

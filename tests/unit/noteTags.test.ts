@@ -136,7 +136,7 @@ describe('replies (NIP-10 markers)', () => {
 });
 
 describe('quotes (NIP-18)', () => {
-  it('carry a q tag with relay and pubkey, the author as a mention, and the nevent is not tagged again', () => {
+  it('carry a q tag with relay and pubkey, the nevent as an e mention and the author as a p mention', () => {
     const quote = { event: note(NOTE, CAROL), relay: R1 };
     const reference = quoteReference(quote);
     const decoded = decode(reference.slice('nostr:'.length));
@@ -145,6 +145,7 @@ describe('quotes (NIP-18)', () => {
     const tags = buildNoteTags(`Ezt nézd!\n\n${reference}`, { quote });
     expect(tags).toEqual([
       ['q', NOTE, R1, CAROL],
+      ['e', NOTE, R1, 'mention'],
       ['p', CAROL, '', 'mention'],
     ]);
   });
@@ -152,7 +153,10 @@ describe('quotes (NIP-18)', () => {
   it('an article is quoted by naddr and its coordinate', () => {
     const quote = { event: note(NOTE, DAVE, [['d', 'cikk']], 30023) };
     expect(quoteReference(quote)).toMatch(/^nostr:naddr1/);
-    expect(buildNoteTags(quoteReference(quote), { quote })[0]).toEqual(['q', `30023:${DAVE}:cikk`]);
+    expect(buildNoteTags(quoteReference(quote), { quote }).slice(0, 2)).toEqual([
+      ['q', `30023:${DAVE}:cikk`],
+      ['a', `30023:${DAVE}:cikk`, '', 'mention'],
+    ]);
   });
 });
 
