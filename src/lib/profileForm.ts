@@ -10,6 +10,8 @@ export interface ProfileFormValues {
   name: string;
   about: string;
   website: string;
+  location: string;
+  /** A Lightning address (LUD-16), or an LNURL (LUD-06, saved as lud06). */
   lud16: string;
   nip05: string;
   picture: string;
@@ -19,14 +21,15 @@ export interface ProfileFormValues {
 export type ProfileField = keyof ProfileFormValues;
 
 /** Field order on screen; focus goes to the first field with a problem. */
-export const PROFILE_FIELDS: readonly ProfileField[] = ['displayName', 'name', 'about', 'website', 'lud16', 'nip05', 'picture', 'banner'];
+export const PROFILE_FIELDS: readonly ProfileField[] = ['displayName', 'name', 'about', 'website', 'location', 'lud16', 'nip05', 'picture', 'banner'];
 
-/** The kind-0 JSON key of each field (NIP-01, NIP-24, NIP-05, LUD-16). */
+/** The kind-0 JSON key of each field (NIP-01, NIP-24, NIP-05, LUD-16; location as other clients write it). */
 export const CONTENT_KEYS: Record<ProfileField, string> = {
   displayName: 'display_name',
   name: 'name',
   about: 'about',
   website: 'website',
+  location: 'location',
   lud16: 'lud16',
   nip05: 'nip05',
   picture: 'picture',
@@ -41,6 +44,7 @@ export const emptyProfileValues = (): ProfileFormValues => ({
   name: '',
   about: '',
   website: '',
+  location: '',
   lud16: '',
   nip05: '',
   picture: '',
@@ -65,12 +69,18 @@ export function valuesFromContent(content: Record<string, unknown>): ProfileForm
   for (const field of PROFILE_FIELDS) values[field] = str(content[CONTENT_KEYS[field]]);
   // Older clients wrote only displayName.
   if (!values.displayName) values.displayName = str(content.displayName);
+  // A profile with only an LNURL shows it in the Lightning field (anything else there is left alone).
+  if (!values.lud16 && isLnurl(str(content.lud06))) values.lud16 = str(content.lud06);
   return values;
 }
 
 const HTTP_URL = /^https?:\/\//i;
 const BARE_DOMAIN = /^[^\s/@:]+\.[^\s/@:]{2,}(?:[/?#]\S*)?$/;
 const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+/** A bech32 LNURL (LUD-01): the lnurl prefix, the separator 1, then the bech32 alphabet. */
+const LNURL = /^lnurl1[02-9ac-hj-np-z]{20,}$/i;
+
+export const isLnurl = (value: string): boolean => LNURL.test(value);
 
 function isHttpUrl(value: string): boolean {
   if (!HTTP_URL.test(value)) return false;
@@ -110,7 +120,7 @@ export function fieldProblem(field: ProfileField, raw: string): FieldProblem | u
     case 'banner':
       return value === '' || isHttpUrl(value) ? undefined : 'url';
     case 'lud16':
-      return value === '' || ADDRESS.test(value) ? undefined : 'lightning';
+      return value === '' || ADDRESS.test(value) || isLnurl(value) ? undefined : 'lightning';
     case 'nip05':
       return value === '' || ADDRESS.test(value) ? undefined : 'nip05';
     default:
@@ -131,7 +141,9 @@ export const hasProblems = (problems: ProfileProblems) => Object.keys(problems).
 
 /**
  * The new kind-0 content: the previous object with the form's fields over it. Keys this form does
- * not know (lud06, location, bot, pronouns...) stay as they were; an emptied field is removed.
+ * not know (bot, pronouns...) stay as they were; an emptied field is removed. The Lightning field
+ * writes lud16 for an address and lud06 for an LNURL; emptying it removes both (a lud06 that is no
+ * LNURL was never shown, so it stays).
  */
 export function buildProfileContent(previous: Record<string, unknown>, values: ProfileFormValues): Record<string, unknown> {
   const clean = normaliseValues(values);
@@ -142,6 +154,10 @@ export function buildProfileContent(previous: Record<string, unknown>, values: P
     if (value) out[key] = value;
     else delete out[key];
   }
+  if (clean.lud16 && isLnurl(clean.lud16)) {
+    out.lud06 = clean.lud16.toLowerCase();
+    delete out.lud16;
+  } else if (!clean.lud16 && isLnurl(str(previous.lud06))) delete out.lud06;
   // Keep the legacy key in step so no client shows the old display name.
   if ('displayName' in previous) {
     if (clean.displayName) out.displayName = clean.displayName;

@@ -81,7 +81,7 @@ test('validation uses the spec messages and keeps what was typed', async ({ cont
   await page.getByLabel('Lightning-cím').fill('elek');
   await save.click();
   await expect(page.getByText('Adj meg egy érvényes, http:// vagy https:// kezdetű címet.')).toBeVisible();
-  await expect(page.getByText('A Lightning-címet nev@szolgaltato.hu formában add meg.')).toBeVisible();
+  await expect(page.getByText('A Lightning-címet nev@szolgaltato.hu formában vagy lnurl1… kódként add meg.')).toBeVisible();
   await expect(page.locator('.toast-text')).toHaveCount(0);
 
   // The unsaved form survives a reload.
@@ -126,6 +126,7 @@ test('fill in, upload an avatar, save: the kind 0 is on the server and the profi
   await page.getByLabel('Felhasználónév').fill('szerkeszto_szilvia');
   await page.getByLabel('Bemutatkozás').fill('Első sor\nMásodik sor');
   await page.getByLabel('Weboldal').fill('strucc.example.hu');
+  await page.getByLabel('Hely').fill('Pécs');
   await page.getByLabel('Lightning-cím').fill('szilvia@getalby.com');
   await page.getByLabel('NIP-05 azonosító').fill('szilvia@strucc.example.hu');
   await page.getByRole('button', { name: 'Mentés', exact: true }).click();
@@ -139,15 +140,17 @@ test('fill in, upload an avatar, save: the kind 0 is on the server and the profi
     name: 'szerkeszto_szilvia',
     about: 'Első sor\nMásodik sor',
     website: 'https://strucc.example.hu',
+    location: 'Pécs',
     lud16: 'szilvia@getalby.com',
     nip05: 'szilvia@strucc.example.hu',
     picture: pictureUrl,
   });
 
-  // Another tab's profile page shows the new name.
+  // Another tab's profile page shows the new name and place.
   const second = await context.newPage();
   await openApp(second, `/p/${npubEncode(pubkey)}`);
   await expect(second.locator('#profile-name')).toContainText('Szerkesztő Szilvia');
+  await expect(second.locator('.profile-page, main').first()).toContainText('Pécs');
 
   // Editing again keeps fields this form does not know about.
   await page.reload();

@@ -13,6 +13,9 @@ import {
   type ProfileFormValues,
 } from '../../src/lib/profileForm';
 
+/** The LUD-01 example LNURL. */
+const LNURL = 'LNURL1DP68GURN8GHJ7UM9WFMXJCM99E3K7MF0V9CXJ0M385EKVCENXC6R2C35XVUKXEFCV5MKVV34X5EKZD3EV56NYD3HXQURZEPEXEJXXEPNXSCRVWFNV9NXZCN9XQ6XYEFHVGCXXCMYXYMNSERXFQ5FNS';
+
 const valid = (patch: Partial<ProfileFormValues> = {}): ProfileFormValues => ({
   ...emptyProfileValues(),
   displayName: 'Kovács Péter',
@@ -89,25 +92,50 @@ describe('kind-0 content', () => {
     displayName: 'Régi Név',
     about: 'régi bemutatkozás',
     website: 'https://regi.hu',
-    lud06: 'lnurl1xyz',
+    lud06: LNURL.toLowerCase(),
     location: 'Budapest',
     pronouns: 'ő',
     bot: false,
   };
 
   it('keeps fields the form does not know and replaces the ones it does', () => {
-    const content = buildProfileContent(previous, valid({ about: 'Új\nbemutatkozás', picture: 'https://m.hu/a.png' }));
+    const form = { ...valuesFromContent(previous), ...valid({ about: 'Új\nbemutatkozás', picture: 'https://m.hu/a.png', location: 'Szeged' }) };
+    const content = buildProfileContent(previous, { ...form, website: 'https://regi.hu', lud16: LNURL.toLowerCase() });
     expect(content).toEqual({
       name: 'kovacs_peter',
       display_name: 'Kovács Péter',
       displayName: 'Kovács Péter',
       about: 'Új\nbemutatkozás',
+      website: 'https://regi.hu',
       picture: 'https://m.hu/a.png',
-      lud06: 'lnurl1xyz',
-      location: 'Budapest',
+      lud06: LNURL.toLowerCase(),
+      location: 'Szeged',
       pronouns: 'ő',
       bot: false,
     });
+  });
+
+  it('the Lightning field takes an address (lud16) or an LNURL (lud06); emptying it removes both', () => {
+    expect(fieldProblem('lud16', LNURL)).toBeUndefined();
+    expect(fieldProblem('lud16', 'lnurl1xyz')).toBe('lightning');
+    expect(valuesFromContent({ lud06: LNURL }).lud16).toBe(LNURL);
+    expect(valuesFromContent({ lud06: LNURL, lud16: 'a@b.hu' }).lud16).toBe('a@b.hu');
+    expect(valuesFromContent({ lud06: 'lnurl1regi' }).lud16).toBe('');
+    const asLnurl = buildProfileContent({ lud16: 'regi@cim.hu' }, valid({ lud16: LNURL }));
+    expect(asLnurl).toMatchObject({ lud06: LNURL.toLowerCase() });
+    expect(asLnurl).not.toHaveProperty('lud16');
+    const asAddress = buildProfileContent({ lud06: 'lnurl1abc' }, valid({ lud16: 'uj@cim.hu' }));
+    expect(asAddress).toMatchObject({ lud16: 'uj@cim.hu', lud06: 'lnurl1abc' });
+    const emptied = buildProfileContent({ lud06: LNURL, lud16: 'a@b.hu' }, valid());
+    expect(emptied).not.toHaveProperty('lud16');
+    expect(emptied).not.toHaveProperty('lud06');
+    // A lud06 that is no LNURL was never in the field: it stays as another client wrote it.
+    expect(buildProfileContent({ lud06: 'lnurl1regi' }, valid())).toMatchObject({ lud06: 'lnurl1regi' });
+  });
+
+  it('location is edited like the other text fields', () => {
+    expect(valuesFromContent(previous).location).toBe('Budapest');
+    expect(buildProfileContent(previous, { ...valuesFromContent(previous), location: '' })).not.toHaveProperty('location');
   });
 
   it('removes a field that was emptied and does not invent the legacy key', () => {
@@ -128,7 +156,7 @@ describe('kind-0 content', () => {
     expect(event.kind).toBe(0);
     expect(event.created_at).toBe(2001);
     expect(event.tags).toEqual([['alt', 'profil']]);
-    expect(JSON.parse(event.content)).toMatchObject({ name: 'kovacs_peter', lud06: 'lnurl1xyz' });
+    expect(JSON.parse(event.content)).toMatchObject({ name: 'kovacs_peter', pronouns: 'ő' });
     expect(buildProfileEvent(undefined, valid(), 1000)).toMatchObject({ created_at: 1000, tags: [] });
   });
 });

@@ -33,7 +33,7 @@ type Source = { status: 'loading' } | { status: 'error' } | { status: 'ready'; p
 
 const fieldId = (field: ProfileField) => `profile-${field}`;
 /** Top to bottom as drawn, so focus lands on the first problem the eye meets. */
-const SCREEN_ORDER: readonly ProfileField[] = ['banner', 'picture', 'displayName', 'name', 'about', 'website', 'lud16', 'nip05'];
+const SCREEN_ORDER: readonly ProfileField[] = ['banner', 'picture', 'displayName', 'name', 'about', 'website', 'location', 'lud16', 'nip05'];
 
 /** The newest kind 0 of the account in the cache; null when it has none yet (a new account). */
 async function loadProfile(pubkey: string): Promise<PreviousProfile | null> {
@@ -247,6 +247,7 @@ function ProfileEditor({ pubkey, npub }: { pubkey: string; npub: string }) {
         {text('name', { hint: t('profile.nameHint'), required: true, autoComplete: 'username' })}
         <TextField field="about" label={t('profile.about')} value={values.about} error={errorOf('about')} onChange={change} onBlur={touch} multiline />
         {text('website', { inputMode: 'url', autoComplete: 'url' })}
+        {text('location', { autoComplete: 'address-level2' })}
         {text('lud16', { hint: t('profile.lud16Hint'), inputMode: 'email' })}
         {text('nip05', { hint: t('profile.nip05Hint'), inputMode: 'email' })}
       </fieldset>
