@@ -9,6 +9,7 @@ import { useNow } from '../lib/hooks';
 import { mediaUrl } from '../lib/media';
 import { NOTE_NS } from '../lib/noteI18n';
 import { connect, type Api } from '../worker-client';
+import { FollowButton } from './actions/FollowButton';
 import { Avatar } from './Avatar';
 import { Modal } from './Modal';
 import { LikeIcon, RepostIcon, ZapIcon } from './Icons';
@@ -90,6 +91,7 @@ function EntryRow({ entry, tab }: { entry: ReactionEntry; tab: ReactionTab }) {
           <ReactionGlyph entry={entry} />
         )}
       </span>
+      <FollowButton pubkey={entry.pubkey} name={name} className="reaction-follow" />
     </li>
   );
 }

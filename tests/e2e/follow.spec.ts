@@ -131,3 +131,35 @@ test('follow and unfollow from a follows list with a real contact list: no dialo
   expect(after.tags).not.toContainEqual(['p', b.pubkey]);
   for (const p of existing) expect(after.tags).toContainEqual(['p', p]);
 });
+
+test('the reactions list has a follow button on every person; following there publishes and keeps the list open', async ({ context }) => {
+  const authorKey = generateSecretKey();
+  const author = getPublicKey(authorKey);
+  const authorName = `Szerző ${author.slice(0, 6)}`;
+  await publishAccepted(finalizeEvent({ kind: 0, created_at: now() - 60, tags: [], content: JSON.stringify({ name: authorName, display_name: authorName }) }, authorKey));
+  const note = finalizeEvent({ kind: 1, created_at: now() - 30, tags: [], content: 'Kedveld, ha egyetértesz.' }, authorKey);
+  await publishAccepted(note);
+  const likerKey = generateSecretKey();
+  await publishAccepted(finalizeEvent({ kind: 7, created_at: now() - 10, tags: [['e', note.id], ['p', author], ['k', '1']], content: '+' }, likerKey));
+  const viewer = generateSecretKey();
+  const me = getPublicKey(viewer);
+  const { page } = await signIn(context, viewer);
+  await page.evaluate(async ({ id, author }) => {
+    const api = window.strucc!.api as unknown as Driven;
+    return api.publish({ kind: 3, tags: [['p', author], ['p', id]], content: '', created_at: Math.floor(Date.now() / 1000) - 5 });
+  }, { id: getPublicKey(generateSecretKey()), author });
+
+  await openProfile(page, author, authorName);
+  const card = page.locator(`article[data-note-id="${note.id}"]`);
+  await expect(card).toBeVisible();
+  await card.locator('.note-stat-likes button').first().click();
+  const dialog = page.getByRole('dialog', { name: 'Reakciók' });
+  const row = dialog.locator(`.reaction-row[data-pubkey="${getPublicKey(likerKey)}"]`);
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: /^Követés/ }).click();
+  await expect(row.locator('.follow-button')).toHaveAttribute('data-following', 'true');
+  const followed = await latestEvent(me, 3, now() - 30, { '#p': [getPublicKey(likerKey)] });
+  expect(followed.tags).toContainEqual(['p', author]);
+  await expect(dialog).toBeVisible();
+  await expect(page).toHaveURL(/\/p\//);
+});
