@@ -23,7 +23,7 @@ import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
 import type { Signer } from './publish.ts';
 import type { WebSocketFactory } from './relays.ts';
-import { publishLogLine, relayLogLines, socketLogLine, WorkerLog } from './logs.ts';
+import { cacheServerLogLine, publishLogLine, relayLogLines, socketLogLine, WorkerLog } from './logs.ts';
 import { checkCacheServerUrl } from './cacheServerUrl.ts';
 import { APP_VERSION, DEFAULT_GUEST_PUBKEY, TAB_SWEEP_MS, TAB_TIMEOUT_MS, tabLockName } from './config.ts';
 
@@ -112,7 +112,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       return;
     }
     const line = socketLogLine(lastSocket, next);
-    if (line) log.add(line.level, 'socket', line.message);
+    if (line) log.add(line.level, 'socket', line.message, line);
     lastSocket = next;
     for (const w of watchers.values()) notify(w.cb, next);
   });
@@ -209,12 +209,12 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   network.api.publish = async (event) => {
     const result = await rawPublish(event);
     const line = publishLogLine(event.kind, result);
-    log.add(line.level, 'publish', line.message);
+    log.add(line.level, 'publish', line.message, line);
     return result;
   };
   let lastRelays: RelayInfo[] = [];
   const stopRelayLog = network.relays.watch((list) => {
-    for (const line of relayLogLines(lastRelays, list)) log.add(line.level, 'relay', line.message);
+    for (const line of relayLogLines(lastRelays, list)) log.add(line.level, 'relay', line.message, line);
     lastRelays = list;
   });
   const logHandles = new Map<number, { tabId: string; stop: () => void }>();
@@ -344,7 +344,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
       // The machine takes a new URL only when it is not online: close, then open the new one.
       socket.send({ type: 'DISCONNECT' });
       socket.send({ type: 'CONNECT', url: checked.url });
-      log.add('info', 'socket', `cache server set to ${checked.url}`);
+      const line = cacheServerLogLine(checked.url);
+      log.add(line.level, 'socket', line.message, line);
       return checked;
     },
 

@@ -77,6 +77,10 @@ test('proxy option survives a reload; devtools shows the machines and the log', 
   await expect(page.getByTestId('dev-json-activity')).toContainText('"proxy": true');
   await expect(page.getByTestId('dev-log').locator('li').first()).toBeVisible();
   await expect(page.getByTestId('dev-log')).toContainText('socket');
+  // The lines read in Hungarian; only addresses and relays' own messages stay as they are.
+  await expect(page.getByTestId('dev-log')).toContainText('Gyorsítótár-kapcsolat: kapcsolódva');
+  await expect(page.getByTestId('dev-log')).toContainText(/Relé hozzáadva: ws:\/\/127\.0\.0\.1:\d+\/relay/);
+  await expect(page.getByTestId('dev-log')).not.toContainText(/\b(added|connecting →|connected →)\b/);
 
   await page.getByRole('switch', { name: 'Fejlesztői mód' }).click();
   await expect(page.getByText('A változás az oldal újratöltése után lép életbe.')).toBeVisible();

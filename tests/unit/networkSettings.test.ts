@@ -22,16 +22,31 @@ describe('worker log', () => {
   });
 
   it('describes socket, relay and publish changes', () => {
-    expect(socketLogLine(undefined, { state: 'connecting', connected: false, shouldReconnect: true, url: 'ws://x/v1' })).toEqual({ level: 'info', message: 'connecting ws://x/v1' });
+    expect(socketLogLine(undefined, { state: 'connecting', connected: false, shouldReconnect: true, url: 'ws://x/v1' })).toEqual({
+      level: 'info',
+      message: 'connecting ws://x/v1',
+      key: 'socketState',
+      params: { state: 'connecting', url: 'ws://x/v1' },
+    });
     expect(socketLogLine({ state: 'connected', connected: true, shouldReconnect: true, url: 'u' }, { state: 'waiting', connected: false, shouldReconnect: true, url: 'u' })?.level).toBe('warn');
     expect(socketLogLine({ state: 'connected', connected: true, shouldReconnect: true, url: 'u' }, { state: 'connected', connected: true, shouldReconnect: false, url: 'u' })).toBeUndefined();
     const lines = relayLogLines([relay('wss://a', 'connecting'), relay('wss://b', 'connected')], [{ ...relay('wss://a', 'failed'), error: 'Reached atempt limit' }, relay('wss://c', 'idle')]);
     expect(lines).toEqual([
-      { level: 'error', message: 'wss://a: connecting → failed (Reached atempt limit)' },
-      { level: 'info', message: 'added wss://c (idle)' },
-      { level: 'info', message: 'removed wss://b' },
+      {
+        level: 'error',
+        message: 'wss://a: connecting → failed (Reached atempt limit)',
+        key: 'relayChanged',
+        params: { url: 'wss://a', from: 'connecting', to: 'failed', error: 'Reached atempt limit' },
+      },
+      { level: 'info', message: 'added wss://c (idle)', key: 'relayAdded', params: { url: 'wss://c', state: 'idle' } },
+      { level: 'info', message: 'removed wss://b', key: 'relayRemoved', params: { url: 'wss://b' } },
     ]);
-    expect(publishLogLine(1, { success: false, outcome: 'no-relays', reasons: { '*': 'no relays' } })).toEqual({ level: 'error', message: 'kind 1: no-relays — no relays' });
+    expect(publishLogLine(1, { success: false, outcome: 'no-relays', reasons: { '*': 'no relays' } })).toEqual({
+      level: 'error',
+      message: 'kind 1: no-relays — no relays',
+      key: 'publish',
+      params: { kind: 1, id: '', outcome: 'no-relays', reasons: 'no relays' },
+    });
   });
 });
 

@@ -185,5 +185,19 @@ export interface LogEntry {
   level: LogLevel;
   /** 'socket', 'relay', 'publish'... */
   source: string;
+  /** The line in English, for copying into a bug report. */
   message: string;
+  /** The same line for the screen: a locale key under network's log.* and its values. */
+  key?: LogKey;
+  params?: Record<string, string | number>;
+}
+
+export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish';
+
+/** One log line as the worker makes it. */
+export interface LogLine {
+  level: LogLevel;
+  message: string;
+  key: LogKey;
+  params: Record<string, string | number>;
 }

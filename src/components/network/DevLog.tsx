@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { LogEntry } from '../../../worker/types';
 import { copyText } from './copy';
@@ -6,6 +7,29 @@ const time = (at: number) => new Date(at).toLocaleTimeString('hu-HU', { hour12: 
 
 export function logText(entries: LogEntry[]): string {
   return entries.map((e) => `${new Date(e.at).toISOString()} ${e.level} [${e.source}] ${e.message}`).join('\n');
+}
+
+/** A line in the reader's language; states and outcomes are named, relays' own messages stay as they came. */
+export function logLineText(e: LogEntry, t: TFunction<'network'>): string {
+  if (!e.key || !e.params) return e.message;
+  const p = e.params;
+  const relayState = (v: string | number) => t(`state.${v}`, { defaultValue: String(v) });
+  switch (e.key) {
+    case 'socketState':
+      return t('log.socketState', { state: t(`log.socket.${p.state}`, { defaultValue: String(p.state) }), url: p.url });
+    case 'relayAdded':
+      return t('log.relayAdded', { url: p.url, state: relayState(p.state) });
+    case 'relayChanged': {
+      const line = t('log.relayChanged', { url: p.url, from: relayState(p.from), to: relayState(p.to) });
+      return p.error ? `${line} (${p.error})` : line;
+    }
+    case 'publish': {
+      const line = t('log.publish', { kind: p.kind, id: p.id, outcome: t(`log.outcome.${p.outcome}`, { defaultValue: String(p.outcome) }) });
+      return p.reasons ? `${line} — ${p.reasons}` : line;
+    }
+    default:
+      return t(`log.${e.key}`, { url: p.url });
+  }
 }
 
 /** The worker's recent log, newest last, scrollable and copyable. */
@@ -39,7 +63,7 @@ export function DevLog({ entries }: { entries: LogEntry[] | undefined }) {
                 {t(`devtools.level.${e.level}`)}
               </span>
               <span className="dev-log-source">{e.source}</span>
-              <span className="dev-log-message" translate="no">{e.message}</span>
+              <span className="dev-log-message">{logLineText(e, t)}</span>
             </li>
           ))}
         </ol>
