@@ -2,6 +2,7 @@ import { nip19 } from 'nostr-tools';
 import type { NostrEvent } from '../context.ts';
 import { articlePhase } from './articles.ts';
 import { composeNote, hashtagTags, TOPIC_BY_ID } from './compose.ts';
+import { dvmPhase } from './dvms.ts';
 import { reactionPhase, replyPhase, repostPhase } from './interactions.ts';
 import { DEMO_MEDIA_DOMAIN, DEMO_NIP05_DOMAIN } from './media-urls.ts';
 import { Network, type Counts } from './model.ts';
@@ -116,5 +117,7 @@ export async function generateDemoNetwork(opts: DemoNetworkOptions): Promise<Nos
   // Bookmarks mark what they point at as referenced, so deletions must come after them.
   phases.push(mutePhase(net), bookmarkPhase(net));
   phases.push(deletionPhase(net));
+  // Last, with no randomness of its own: adding it changed no other demo event.
+  phases.push(dvmPhase(net));
   return phases.flatMap((events) => chunk(events, BATCH_SIZE));
 }

@@ -55,16 +55,27 @@ test('marketplace: preview shows the feed’s notes, add and remove with toasts,
   await expect(toast(page, 'Hírfolyam hozzáadva a kezdőlaphoz')).toBeVisible();
   await expect(market.getByRole('button', { name: '„Képek” eltávolítása' })).toBeVisible();
 
-  // The DVM tab: the server's featured DVM feeds, or the empty state when it has none.
+  // The DVM tab: the demo network's announced DVM feeds (notes ones here), previewed with what the server runs for them.
   await search.fill('');
   await market.getByRole('tab', { name: 'DVM hírfolyamok' }).click();
   const dvms = (await cacheRequest('get_featured_dvm_feeds', { kind: 'notes', user_pubkey: pubkey })).filter((o) => o.kind === 31990);
-  if (dvms.length === 0) await expect(market.getByText('Jelenleg nincs elérhető DVM hírfolyam.')).toBeVisible();
-  else await expect(market.locator('.market-item')).toHaveCount(dvms.length);
+  expect(dvms.length).toBeGreaterThanOrEqual(2);
+  await expect(market.locator('.market-item')).toHaveCount(dvms.length);
+  const cafe = JSON.parse(JSON.parse(dvms.find((o) => String(o.content).includes('Kávéházi'))!.content as string).primal_spec as string) as object;
+  const cafeIds = await firstNoteIds(JSON.stringify(cafe), pubkey);
+  expect(cafeIds.length).toBeGreaterThan(0);
+  const cafeItem = market.locator('.market-item', { hasText: 'Kávéházi hírfolyam' });
+  await cafeItem.getByRole('button', { name: 'Előnézet' }).click();
+  const cafePreview = market.getByRole('region', { name: '„Kávéházi hírfolyam” előnézete' });
+  await expect(cafePreview.locator(`article[data-note-id="${cafeIds[0]}"]`)).toBeVisible();
+  await expect(cafePreview.locator('article[data-note-id]').first()).toContainText(/kávé/i);
+  await cafeItem.getByRole('button', { name: '„Kávéházi hírfolyam” hozzáadása' }).click();
+  await expect(toast(page, 'Hírfolyam hozzáadva a kezdőlaphoz')).toBeVisible();
 
   await market.getByRole('button', { name: 'Kész' }).click();
   await expect(market).toBeHidden();
   await expect.poll(() => switcherNames(page)).toContain('Képek');
+  await expect.poll(() => switcherNames(page)).toContain('Kávéházi hírfolyam');
 
   const settings = await context.newPage();
   await openApp(settings, '/settings/home_feeds');
