@@ -65,6 +65,8 @@ export interface ProfileContext extends ProfileLists {
 
 export type ProfileEvent =
   | { type: 'SET_PUBKEY'; pubkey: string }
+  /** The signed-in viewer changed (a login settling after the page opened): its own view is loaded again. */
+  | { type: 'SET_VIEWER'; userPubkey?: string }
   | { type: 'LOAD_TAB'; tab: ProfileTab }
   | { type: 'LOAD_MORE'; tab: ProfileTab };
 
@@ -158,7 +160,7 @@ function applyLoad(ctx: ProfileContext, r: ProfileLoad): Partial<ProfileContext>
 }
 
 const tabEvent = (what: ProfileLoader, type: ProfileEvent['type']) => ({ event }: { event: ProfileEvent }) =>
-  event.type === type && event.type !== 'SET_PUBKEY' && LOADER_OF_TAB[event.tab] === what;
+  event.type === type && (event.type === 'LOAD_TAB' || event.type === 'LOAD_MORE') && LOADER_OF_TAB[event.tab] === what;
 
 /** One part of the page: idle, or loading (its flag). LOAD_TAB restarts it, LOAD_MORE pages it. */
 function region(what: ProfileLoader) {
@@ -193,6 +195,21 @@ function region(what: ProfileLoader) {
   };
 }
 
+/** Every region, re-entered when the profile or the viewer changes: what was loading for the old one is cancelled. */
+const RELOAD_TARGETS = [
+  '.profile.loading',
+  '.sidebarNotes.loading',
+  '.sidebarArticles.loading',
+  '.notes.idle',
+  '.replies.idle',
+  '.reads.idle',
+  '.gallery.idle',
+  '.zaps.idle',
+  '.contacts.idle',
+  '.followers.idle',
+  '.relays.idle',
+];
+
 export const profileMachine = setup({
   types: { context: {} as ProfileContext, events: {} as ProfileEvent, input: {} as ProfileInput },
   actors: {
@@ -223,22 +240,21 @@ export const profileMachine = setup({
     history: pushHistory(input.history ?? [], { pubkey: input.pubkey }),
   }),
   on: {
+    SET_VIEWER: {
+      guard: ({ context, event }) => event.userPubkey !== context.userPubkey,
+      target: RELOAD_TARGETS,
+      reenter: true,
+      actions: [
+        assign(({ event }) => ({ userPubkey: event.userPubkey, ...cleared() })),
+        enqueueActions(({ context, enqueue }) => {
+          if (context.activeTab) enqueue.raise({ type: 'LOAD_TAB', tab: context.activeTab });
+        }),
+      ],
+    },
     SET_PUBKEY: {
       guard: ({ context, event }) => event.pubkey !== context.pubkey,
       // Every region is re-entered: loads for the old key are cancelled with it.
-      target: [
-        '.profile.loading',
-        '.sidebarNotes.loading',
-        '.sidebarArticles.loading',
-        '.notes.idle',
-        '.replies.idle',
-        '.reads.idle',
-        '.gallery.idle',
-        '.zaps.idle',
-        '.contacts.idle',
-        '.followers.idle',
-        '.relays.idle',
-      ],
+      target: RELOAD_TARGETS,
       reenter: true,
       actions: [
         assign(({ context, event }) => ({ pubkey: event.pubkey, ...cleared(), history: pushHistory(context.history, { pubkey: event.pubkey }) })),

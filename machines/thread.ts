@@ -36,7 +36,10 @@ export interface ThreadContext extends ThreadPage {
   error?: string;
 }
 
-export type ThreadEvent = { type: 'LOAD'; target?: ThreadTarget };
+export type ThreadEvent =
+  | { type: 'LOAD'; target?: ThreadTarget }
+  /** The signed-in viewer changed (a login settling after the page opened): loaded again for them, keeping what shows meanwhile. */
+  | { type: 'SET_VIEWER'; userPubkey?: string };
 
 export interface FetchThreadInput {
   target: ThreadTarget;
@@ -81,6 +84,12 @@ export const threadMachine = setup({
   initial: 'loading',
   context: ({ input }) => ({ target: input.target, userPubkey: input.userPubkey, ...empty() }),
   on: {
+    SET_VIEWER: {
+      guard: ({ context, event }) => event.userPubkey !== context.userPubkey,
+      target: '.loading',
+      reenter: true,
+      actions: assign({ userPubkey: ({ event }) => event.userPubkey }),
+    },
     // Cleared first, so the old thread never shows under the new address.
     LOAD: {
       target: '.loading',

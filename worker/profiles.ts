@@ -225,6 +225,11 @@ export class ProfileService {
     return this.pages.open(tabId, actor, cb, release);
   }
 
+  /** Open pages made for another viewer load again for this one. */
+  setViewer(userPubkey: string | undefined): void {
+    this.pages.forEach((actor) => actor.send({ type: 'SET_VIEWER', userPubkey }));
+  }
+
   setKey(handle: number, pubkey: string): void {
     this.pages.get(handle)?.send({ type: 'SET_PUBKEY', pubkey });
   }

@@ -107,6 +107,9 @@ export function createSocial(options: SocialOptions): Social {
     user = next;
     notifications.setUser(user);
     dms.setUser(user);
+    // A page opened before the login settled was loaded without the viewer's own likes, reposts and follows.
+    profiles.setViewer(user);
+    threads.setViewer(user);
   };
   const loginSub = account.login.subscribe(onLogin);
   onLogin(account.login.getSnapshot());

@@ -150,6 +150,11 @@ export class ThreadService {
     return this.pages.open(tabId, createActor(this.machine, { input: { target, userPubkey: this.options.viewer() } }), cb, release);
   }
 
+  /** Open threads fetched for another viewer are fetched again for this one. */
+  setViewer(userPubkey: string | undefined): void {
+    this.pages.forEach((actor) => actor.send({ type: 'SET_VIEWER', userPubkey }));
+  }
+
   reload(handle: number, target?: ThreadTarget): void {
     this.pages.get(handle)?.send({ type: 'LOAD', target });
   }

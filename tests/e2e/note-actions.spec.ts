@@ -5,7 +5,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
-import { decode, neventEncode, noteEncode, npubEncode } from 'nostr-tools/nip19';
+import { decode, neventEncode, noteEncode, nsecEncode, npubEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, PublishResult } from '../../worker/types.ts';
 import { baseUrl, type Driven, latestEvent, openApp, publishAccepted, queryRelay, signIn } from './support/session.ts';
 
@@ -99,6 +99,29 @@ test('like: a kind 7 with e and p tags, the heart highlighted, the count up by o
   await expect(secondCard.getByRole('button', { name: 'Kedvelés', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(secondCard.locator('.note-stat-likes')).toHaveAttribute('data-count', String(before + 1));
   expect(await queryRelay({ kinds: [7], authors: [getPublicKey(viewer)] })).toHaveLength(1);
+});
+
+test('a fresh start straight onto a thread shows the viewer’s own like once the stored login is restored', async ({ context }) => {
+  const author = await newAuthor();
+  const target = author.notes[0];
+  const viewer = generateSecretKey();
+  await publishAccepted(finalizeEvent({ kind: 7, created_at: now() - 5, tags: [['e', target.id], ['p', author.pubkey], ['k', '1']], content: '+' }, viewer));
+
+  // Signed in with a private key kept in this browser (no PIN)...
+  const page = await context.newPage();
+  await page.goto(`${baseUrl()}/home`);
+  await page.locator('.side-nav .account-chip').getByRole('button', { name: 'Bejelentkezés' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Bejelentkezés' });
+  await dialog.getByLabel('Privát kulcs (nsec)', { exact: true }).fill(nsecEncode(viewer));
+  await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  // ...then the only tab closes, which ends the shared worker: the next tab starts it again straight
+  // on the thread, which opens while the stored login is still being restored.
+  await page.close();
+  const fresh = await context.newPage();
+  await fresh.goto(`${baseUrl()}${threadPath(target)}`);
+  await expect(cardOf(fresh, target).getByRole('button', { name: 'Kedvelés', exact: true })).toHaveAttribute('aria-pressed', 'true');
 });
 
 test('repost publishes a kind 6 carrying the note, with a toast; a quote publishes a kind 1 with q, e and p tags', async ({ context }) => {

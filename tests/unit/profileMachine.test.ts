@@ -115,6 +115,25 @@ describe('profile machine', () => {
     expect(h.calls.length).toBe(n);
   });
 
+  it('a viewer change (a login settling after the page opened) loads the page again for the new viewer, the history untouched', async () => {
+    const h = start();
+    h.pending('profile').resolve({ what: 'profile', profile: emptyProfile(pk(1)), stats: stats(5), followsYou: false });
+    h.actor.send({ type: 'LOAD_TAB', tab: 'notes' });
+    await flush();
+    h.actor.send({ type: 'SET_VIEWER', userPubkey: pk(42) });
+    expect(h.ctx()).toMatchObject({ pubkey: pk(1), userPubkey: pk(42), followsYou: false });
+    expect(h.pending('profile').input.userPubkey).toBe(pk(42));
+    expect(h.pending('notes').input.userPubkey).toBe(pk(42));
+    expect(h.ctx().history.map((e) => e.pubkey)).toEqual([pk(1)]);
+    h.pending('profile').resolve({ what: 'profile', profile: emptyProfile(pk(1)), stats: stats(5), followsYou: true });
+    await flush();
+    expect(h.ctx().followsYou).toBe(true);
+    // The same viewer again changes nothing.
+    const n = h.calls.length;
+    h.actor.send({ type: 'SET_VIEWER', userPubkey: pk(42) });
+    expect(h.calls.length).toBe(n);
+  });
+
   it('history: most recent first, a repeat moves to the front with its stats, above 10 the oldest goes', () => {
     let history: ProfileHistoryEntry[] = [];
     for (let i = 1; i <= 10; i++) history = pushHistory(history, { pubkey: pk(i), stats: stats(i) });

@@ -103,6 +103,17 @@ describe('thread machine', () => {
     expect(replies[0]).toMatchObject({ event: { id: id(7) }, repostedBy, repostedAt: 8 });
   });
 
+  it('a viewer change fetches the thread again for the new viewer, keeping what shows meanwhile', async () => {
+    const h = start();
+    h.fetches[0].resolve({ parents: [], focus: id(3), replies: [], notes: { [id(3)]: feedNote(3) }, unresolved: [] });
+    await flush();
+    h.actor.send({ type: 'SET_VIEWER', userPubkey: id(40) });
+    expect(h.fetches[1].input.userPubkey).toBe(id(40));
+    expect(Object.keys(h.ctx().notes)).toEqual([id(3)]);
+    h.actor.send({ type: 'SET_VIEWER', userPubkey: id(40) });
+    expect(h.fetches).toHaveLength(2);
+  });
+
   it('a missing note ends in notFound; LOAD clears and loads again', async () => {
     const h = start();
     h.fetches[0].resolve({ parents: [], replies: [], notes: {}, unresolved: [] });
