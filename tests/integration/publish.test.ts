@@ -60,7 +60,7 @@ describe('relay pool and publishing against real relays', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('publishes to three relays, one dead and one slow: success with the failures’ reasons, then imported', async () => {
+  it('publishes to three relays, one dead and one slow: success at the first accept with the failure so far, then imported', async () => {
     let relays: RelayInfo[] = [];
     await api.watchRelays?.('tab1', (s) => (relays = s));
     for (const url of [peer.url, dead, slow.url]) expect(await api.addRelay?.(url)).toEqual({ ok: true, url });
@@ -69,8 +69,9 @@ describe('relay pool and publishing against real relays', () => {
 
     api.setSigner(async (t) => sign(t));
     const result = await api.publish!(note('három relé, egy halott, egy lassú'));
-    expect(result).toMatchObject({ success: true, outcome: 'published', reasons: { [dead]: 'failed', [slow.url]: 'timeout' } });
-    expect(Object.keys(result.reasons)).toHaveLength(2);
+    // The dead relay fails at once; the peer's OK settles the publish without waiting for the slow one.
+    expect(result).toMatchObject({ success: true, outcome: 'published', reasons: { [dead]: 'failed' } });
+    expect(Object.keys(result.reasons)).toEqual([dead]);
     const event = result.event as NostrEvent;
     expect(event.pubkey).toBe(author);
     expect(peer.received).toContainEqual(['EVENT', event]);

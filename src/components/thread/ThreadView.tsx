@@ -41,11 +41,42 @@ function ReplyOrderSwitch({ order, onChange }: { order: ReplyOrder; onChange: (o
   );
 }
 
+/** How long the focused note is held at the top while the parents above it are still laying out. */
+const HOLD_MS = 3000;
+
+/**
+ * The parents' images and embeds may load after the scroll and push the focused note down; until the
+ * person scrolls or types themselves, each growth above it brings it back to the top. Returns the cleanup.
+ */
+function keepInPlace(target: HTMLElement, above: HTMLElement | null): () => void {
+  if (!above || typeof ResizeObserver === 'undefined') return () => undefined;
+  let first = true;
+  const observer = new ResizeObserver(() => {
+    // The first call only reports the size the parents had when watching began.
+    if (first) {
+      first = false;
+      return;
+    }
+    target.scrollIntoView({ block: 'start' });
+  });
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown'] as const) window.removeEventListener(type, stop);
+  };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown'] as const) window.addEventListener(type, stop, { passive: true });
+  const timer = setTimeout(stop, HOLD_MS);
+  observer.observe(above);
+  return stop;
+}
+
 export function ThreadView({ id }: { id: string }) {
   const { t, i18n } = useTranslation('thread');
   const { snapshot, failure, reload } = useThread(id);
   const [order, setOrder] = useState<ReplyOrder>('newest');
   const focusRef = useRef<HTMLElement>(null);
+  const parentsRef = useRef<HTMLElement>(null);
+  const hold = useRef<(() => void) | null>(null);
   const scrolledFor = useRef<string | null>(null);
 
   const status = failure ? 'error' : (snapshot?.status ?? 'loading');
@@ -59,10 +90,14 @@ export function ThreadView({ id }: { id: string }) {
   useEffect(() => {
     if (status !== 'ready' || !note || scrolledFor.current === id) return;
     scrolledFor.current = id;
-    if (parents.length === 0) return;
+    const target = focusRef.current;
+    if (parents.length === 0 || !target) return;
     const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    focusRef.current?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+    target.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+    hold.current = keepInPlace(target, parentsRef.current);
   }, [status, note, parents.length, id]);
+  // Snapshot updates re-run the effect above without ending the hold; another thread or leaving does.
+  useEffect(() => () => hold.current?.(), [id]);
 
   if (status === 'loading' || status === 'resolving') {
     if (!note) return <FeedSkeleton label={t('loading')} />;
@@ -80,7 +115,7 @@ export function ThreadView({ id }: { id: string }) {
   return (
     <>
       {parents.length > 0 && (
-        <section aria-label={t('parents', { count: parents.length })}>
+        <section ref={parentsRef} aria-label={t('parents', { count: parents.length })}>
           <ol className="thread-parents">
             {parents.map((p) => (
               <li key={p.key} className="thread-parent">
