@@ -114,7 +114,7 @@ export function ExploreFeedRoute() {
   } else if (snapshot && snapshot.notes.length > 0) {
     body = <FeedList notes={snapshot.notes} status={snapshot.status} hasMore={snapshot.hasMore} onLoadMore={loadMore} />;
   } else if (snapshot?.status === 'ready') {
-    body = <StatusMessage title={t('feeds.empty')}>{t('feeds.emptyHint')}</StatusMessage>;
+    body = <StatusMessage title={t('feeds.empty')}>{t('feeds.catalogueEmptyHint')}</StatusMessage>;
   } else {
     body = <FeedSkeleton label={t('feeds.loading')} />;
   }

@@ -259,6 +259,8 @@ test('phone layout: inline content stays inside the screen', async ({ page }) =>
   await expect(card.locator('a.link-preview')).toBeVisible({ timeout: 15_000 });
   const player = card.locator('.note-player-spotify');
   await expect(player).toHaveCSS('height', '352px');
+  // The whole 352 px is inside the border, where the player's iframe goes.
+  expect(await player.evaluate((el) => el.clientHeight)).toBe(352);
   const widths = await card.locator('.link-preview, .note-player').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right));
   for (const right of widths) expect(right).toBeLessThanOrEqual(390);
 });
