@@ -28,18 +28,23 @@ const FIRST_NOTE_PROBE = `
 const SCROLL_NOTES = 2000;
 
 // A screen at a time, so every card passes through the virtualised window and is counted once.
+// A frame that never comes (the page stopped rendering) ends the scroll and is reported, not waited on.
 const SCROLL_SCRIPT = `(async () => {
   const ids = new Set();
-  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const frame = () => new Promise((r) => {
+    const timer = setTimeout(() => r(false), 5000);
+    requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(timer); r(true); }));
+  });
   let lastGrowth = performance.now();
+  let stalled = false;
   while (ids.size < TARGET && performance.now() - lastGrowth < 30000) {
     const before = ids.size;
     for (const el of document.querySelectorAll('[data-note-id]')) ids.add(el.getAttribute('data-note-id'));
     if (ids.size > before) lastGrowth = performance.now();
     window.scrollBy(0, window.innerHeight * 0.8);
-    await frame();
+    if (!(await frame())) { stalled = true; break; }
   }
-  return ids.size;
+  return { rendered: ids.size, stalled };
 })()`;
 const RUNS = 5;
 
@@ -203,13 +208,13 @@ async function scrollNotes(browser: Browser, url: string, spec: string) {
   await page.waitForSelector('[data-note-id]', { timeout: 60_000 });
   const started = Date.now();
   // A string, not a function: tsx would wrap a function's inner helpers in a __name() the page lacks.
-  const rendered = (await page.evaluate(SCROLL_SCRIPT.replace('TARGET', String(SCROLL_NOTES)))) as number;
+  const { rendered, stalled } = (await page.evaluate(SCROLL_SCRIPT.replace('TARGET', String(SCROLL_NOTES)))) as { rendered: number; stalled: boolean };
   const scrollMs = Date.now() - started;
   const heap = await heaps(browser, page);
   const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
   const cards = await page.locator('[data-note-id]').count();
   await context.close();
-  return { rendered, scrollMs, heap, elements, cards };
+  return { rendered, stalled, scrollMs, heap, elements, cards };
 }
 
 async function socketsWithTabs(context: BrowserContext, url: string, tabs: number) {
@@ -259,7 +264,7 @@ async function main() {
       ['first note painted warm, ms (median of 5 revisits)', `${ms(warm)} (target < 300: ${verdict(warmMs < 300)})`],
       ['first note, each warm load, ms', each(warm)],
       ['JS before first note warm, bytes from the server (median)', bytes(warm)],
-      ['distinct notes rendered while scrolling /home all-notes', `${scroll.rendered} in ${(scroll.scrollMs / 1000).toFixed(0)} s`],
+      ['distinct notes rendered while scrolling /home all-notes', `${scroll.rendered} in ${(scroll.scrollMs / 1000).toFixed(0)} s${scroll.stalled ? ' (STOPPED: the page rendered no frame for 5 s)' : ''}`],
       [
         'JS heap after scrolling, MB (page)',
         `${mb(scroll.heap.page)} (target < 150: ${verdict(scroll.rendered >= SCROLL_NOTES && scroll.heap.page < 150 * 1024 * 1024)})`,

@@ -96,12 +96,16 @@ function MainLayout({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <SideNav />
+      <div className="nav-rail">
+        <SideNav />
+      </div>
       <PhoneTopBar />
       <main id="main" className="main-column" tabIndex={-1}>
         <Suspense fallback={<PageFallback />}>{children}</Suspense>
       </main>
-      <Sidebar />
+      <div className="sidebar-rail">
+        <Sidebar />
+      </div>
       <BottomNav />
     </div>
   );
