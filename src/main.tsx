@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
 import './styles/themes.css';
@@ -9,22 +9,46 @@ import './styles/feed.css';
 import './styles/sidebar.css';
 import './styles/settings-menu.css';
 import { applyAnimated, applyTheme, storedAnimated, storedTheme } from './theme';
-import { connect } from './worker-client';
+import { connect, holdWorkerStart } from './worker-client';
 import { startSignerBridge } from './lib/signerBridge';
 import { trackActivity } from './lib/activity';
 import { exposeDevtools } from './lib/devtools';
 import { startAccountWatch } from './lib/account';
+import { startPaintedCopyKeeper } from './lib/paintedCopy';
+import { hasFirstScreenNotes } from './lib/firstScreen';
 import App, { preloadFirstScreen } from './App';
+
+/** The longest a revisit keeps the worker waiting for its first screen. */
+const FIRST_SCREEN_WAIT_MS = 1500;
+
+/** Calls then once the first render has been painted. */
+function AfterFirstPaint({ then }: { then: () => void }) {
+  useEffect(() => {
+    requestAnimationFrame(() => setTimeout(then, 0));
+  }, [then]);
+  return null;
+}
 
 performance.mark('strucc:main');
 applyTheme(storedTheme());
 applyAnimated(storedAnimated());
-// Greeting the worker before React renders overlaps the socket handshake with the first paint.
+// A first visit greets the worker before React renders, so the socket handshake overlaps the first
+// render. A revisit of the home screen paints the kept cards first and then starts the worker.
+let firstScreenUp = () => {};
+if (/^\/(home)?$/.test(location.pathname) && hasFirstScreenNotes()) {
+  holdWorkerStart(
+    new Promise<void>((resolve) => {
+      firstScreenUp = resolve;
+      setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
+    }),
+  );
+}
 void connect().catch(() => undefined);
 startSignerBridge();
 trackActivity();
 exposeDevtools();
 startAccountWatch();
+startPaintedCopyKeeper();
 
 const root = document.getElementById('root');
 // A failed preload is retried by the route's own lazy load.
@@ -35,6 +59,7 @@ void preloadFirstScreen(location.pathname)
     createRoot(root).render(
       <StrictMode>
         <App />
+        <AfterFirstPaint then={firstScreenUp} />
       </StrictMode>,
     );
   });

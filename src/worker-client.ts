@@ -77,12 +77,30 @@ async function holdTabLock(): Promise<boolean> {
   });
 }
 
+let startGate: Promise<void> = Promise.resolve();
+
+/**
+ * Starts the worker only once gate settles. A revisit that paints its first screen from the local
+ * copy gives that render the machine first: the worker's own start (its modules, IndexedDB, the
+ * socket) costs a core for about 150 ms, and two cores are all a small laptop has.
+ */
+export function holdWorkerStart(gate: Promise<void>): void {
+  if (!ready) startGate = gate;
+}
+
 /** Connects once per tab; every caller shares the same greeting so nothing is sent before hello. */
 export function connect(): Promise<Api> {
   if (ready) return ready;
-  const remote = Comlink.wrap<StruccApi>(createEndpoint());
-  api = remote;
-  ready = holdTabLock().then((holdsTabLock) => {
+  ready = startGate.then(() => {
+    const remote = Comlink.wrap<StruccApi>(createEndpoint());
+    api = remote;
+    return greet(remote);
+  });
+  return ready;
+}
+
+function greet(remote: Api): Promise<Api> {
+  return holdTabLock().then((holdsTabLock) => {
     config.holdsTabLock = holdsTabLock;
     return remote.hello(tabId, config);
   }).then(() => {
@@ -90,7 +108,6 @@ export function connect(): Promise<Api> {
     startLifecycle(remote);
     return remote;
   });
-  return ready;
 }
 
 function startLifecycle(remote: Api): void {

@@ -5,6 +5,7 @@
  * over. Only the first screen is kept, so the read is small and synchronous.
  */
 import type { FeedDefinition, FeedNote, FeedSnapshot } from '../../worker/types';
+import { dropPaintedCopy } from './paintedCopy';
 
 const KEY = 'strucc:firstScreen';
 const VERSION = 1;
@@ -44,6 +45,11 @@ function write(next: FirstScreen | null): void {
   }
 }
 
+/** Whether a revisit has cards to paint before the worker answers. */
+export function hasFirstScreenNotes(): boolean {
+  return (read()?.notes?.length ?? 0) > 0;
+}
+
 export function firstScreenFeeds(): FeedDefinition[] | undefined {
   return read()?.feeds;
 }
@@ -74,5 +80,8 @@ export function checkFirstScreenViewer(viewer: string): void {
     write({ v: VERSION, viewer });
     return;
   }
-  if (screen.viewer !== viewer) write({ v: VERSION, viewer });
+  if (screen.viewer === viewer) return;
+  write({ v: VERSION, viewer });
+  // The painted copy of the home screen was the other account's too.
+  dropPaintedCopy();
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FeedDefinition, FeedSnapshot } from '../../worker/types';
 import { Comlink, connect, getApi, tabId } from '../worker-client';
 import { firstScreenFeeds, firstScreenSnapshot, keepFirstScreenFeeds, keepFirstScreenNotes } from './firstScreen';
+import { schedulePaintedCopy } from './paintedCopy';
 
 export type LoadState<T> = { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: string };
 
@@ -77,7 +78,10 @@ export function useFeed(spec: string | undefined, keepFirstScreen = false): Feed
             if (!live) return;
             // A cached page still loading would replace the kept cards with a skeleton: keep them until notes come.
             setSnapshot((current) => (current?.fromCache && next.notes.length === 0 && next.status !== 'error' ? current : next));
-            if (keepFirstScreen && next.notes.length && !next.fromCache) keepFirstScreenNotes(spec, next.notes);
+            if (keepFirstScreen && next.notes.length && !next.fromCache) {
+              keepFirstScreenNotes(spec, next.notes);
+              schedulePaintedCopy();
+            }
           }),
         ),
       )

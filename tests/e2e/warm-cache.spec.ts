@@ -86,3 +86,57 @@ test('a second visit in the same browser profile paints the last feed while the 
     await rm(profileDir, { recursive: true, force: true });
   }
 });
+
+test('a revisit of /home paints the kept copy of the last screen before the app loads, and the app replaces it', async () => {
+  const profileDir = await mkdtemp(join(tmpdir(), 'strucc-copy-'));
+  const viewport = { width: 1280, height: 800 };
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport });
+  try {
+    const first = await context.newPage();
+    await first.goto(`${base()}/home`);
+    await expect(first.locator('[data-note-id]').first()).toBeVisible();
+    const seen = await noteIds(first);
+    // Kept once the network's notes have settled, without waiting for the tab to be closed.
+    await expect
+      .poll(() => first.evaluate(() => localStorage.getItem('strucc:paintedCopy') !== null), { timeout: 15_000 })
+      .toBe(true);
+    await first.close();
+
+    // The app's entry module never arrives: whatever shows a note now is the copy alone.
+    const still = await context.newPage();
+    await still.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+    await still.goto(`${base()}/home`);
+    const copy = still.locator('#root > [data-painted-copy]');
+    await expect(copy.locator('[data-note-id]').first()).toBeVisible();
+    expect((await noteIds(still))[0]).toBe(seen[0]);
+    // A still picture: inert, styled by the feed's own stylesheets, with nothing that plays or runs.
+    await expect(copy).toHaveAttribute('inert', '');
+    expect(await copy.locator('script, iframe, video, audio, object, embed, [role="dialog"]').count()).toBe(0);
+    // No app code ran, so the feed's lazily loaded stylesheets are in only because the copy asked for them.
+    const styles = await still.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => l.getAttribute('href') ?? ''));
+    expect(styles.some((href) => /\/assets\/NoteStats-[\w-]+\.css$/.test(href))).toBe(true);
+    // Rows the window could not show were left out of it.
+    expect(await copy.locator('[role="feed"] > [data-index]').count()).toBeLessThan(seen.length);
+    await still.close();
+
+    // With the app, its own render takes the copy's place and the screen is live.
+    const live = await context.newPage();
+    await live.goto(`${base()}/home`);
+    await expect(live.locator('#root > [data-painted-copy]')).toHaveCount(0);
+    await expect(live.locator('#root > .app-shell [data-note-id]').first()).toBeVisible();
+    expect((await noteIds(live))[0]).toBe(seen[0]);
+    await live.close();
+
+    // Another window width would lay the rows out differently: no copy is painted.
+    const narrow = await context.newPage();
+    await narrow.setViewportSize({ width: 900, height: 800 });
+    await narrow.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+    await narrow.goto(`${base()}/home`);
+    await narrow.waitForLoadState('load');
+    await expect(narrow.locator('[data-painted-copy]')).toHaveCount(0);
+    await narrow.close();
+  } finally {
+    await context.close();
+    await rm(profileDir, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedDefinition, FeedNote } from '../../worker/types';
+import { copyDecision } from '../../src/lib/paintedCopy';
 
 class MemoryStorage {
   private map = new Map<string, string>();
@@ -47,9 +48,14 @@ describe('first screen kept for the next visit', () => {
     m.keepFirstScreenNotes('latest', [note('a')]);
     m.checkFirstScreenViewer('alice');
     expect(m.firstScreenSnapshot('latest')).not.toBeNull();
+    localStorage.setItem('strucc:paintedCopy', '{"v":1}');
+    m.checkFirstScreenViewer('alice');
+    expect(localStorage.getItem('strucc:paintedCopy')).not.toBeNull();
     m.checkFirstScreenViewer('');
     expect(m.firstScreenSnapshot('latest')).toBeNull();
     expect(m.firstScreenFeeds()).toBeUndefined();
+    // The painted copy of alice's home screen goes with it.
+    expect(localStorage.getItem('strucc:paintedCopy')).toBeNull();
   });
 
   it('a corrupt or old entry is ignored', async () => {
@@ -57,5 +63,28 @@ describe('first screen kept for the next visit', () => {
     expect((await load()).firstScreenFeeds()).toBeUndefined();
     localStorage.setItem('strucc:firstScreen', JSON.stringify({ v: 0, viewer: '', feeds }));
     expect((await load()).firstScreenFeeds()).toBeUndefined();
+  });
+});
+
+describe('painted copy of the home screen', () => {
+  const top = { path: '/home', scrollY: 0, liveNotes: 6, overlayOpen: false };
+
+  it('is kept when the app itself shows the top of the home feed', () => {
+    expect(copyDecision(top)).toBe('keep');
+    expect(copyDecision({ ...top, path: '/' })).toBe('keep');
+  });
+
+  it('is dropped when the home screen left is not its first screen', () => {
+    // Scrolled down: the next visit opens at the top, which the copy would no longer show.
+    expect(copyDecision({ ...top, scrollY: 1200 })).toBe('drop');
+    // Still the old copy or an empty feed: nothing the app drew.
+    expect(copyDecision({ ...top, liveNotes: 0 })).toBe('drop');
+    // A dialog or menu would be painted in.
+    expect(copyDecision({ ...top, overlayOpen: true })).toBe('drop');
+  });
+
+  it('is left as it is when another page is hidden', () => {
+    expect(copyDecision({ ...top, path: '/thread/abc' })).toBe('leave');
+    expect(copyDecision({ ...top, path: '/homework' })).toBe('leave');
   });
 });
