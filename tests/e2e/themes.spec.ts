@@ -75,6 +75,21 @@ test('on a wide screen the side navigation shows and the bottom navigation does 
   }
 });
 
+test('the links under the navigation stay whole in the icon-only navigation as on a wide screen', async ({ page }) => {
+  for (const width of [1100, 1280]) {
+    await page.setViewportSize({ width, height: 1100 });
+    await page.goto(`${base()}/home`);
+    const links = page.locator('.nav-extra-link');
+    await expect(links.first()).toBeVisible();
+    const panel = (await page.locator('.side-nav').boundingBox())!;
+    for (const box of await links.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect))) {
+      // Inside the panel on both sides: at 1,100 px they used to run off its left edge.
+      expect(box.left, `${width} px`).toBeGreaterThanOrEqual(panel.x);
+      expect(box.right, `${width} px`).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
+    }
+  }
+});
+
 test('the bottom navigation leads to its section and marks it current', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${base()}/home`);
