@@ -117,6 +117,8 @@ test('a revisit of /home paints the kept copy of the last screen before the app 
     expect(styles.some((href) => /\/assets\/NoteStats-[\w-]+\.css$/.test(href))).toBe(true);
     // Rows the window could not show were left out of it.
     expect(await copy.locator('[role="feed"] > [data-index]').count()).toBeLessThan(seen.length);
+    // An app that never comes does not leave a screen that looks alive and does nothing.
+    await expect(copy).toHaveCount(0, { timeout: 15_000 });
     await still.close();
 
     // With the app, its own render takes the copy's place and the screen is live.
