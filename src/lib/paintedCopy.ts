@@ -103,9 +103,12 @@ function keep(root: HTMLElement): void {
   }
 }
 
-/** After the feed's last change, so a burst of notes and their images' layout make one copy. */
-const SETTLE_MS = 2000;
-let settleTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * After the feed's last change, so a burst of notes and their images' layout make one copy; and
+ * again later, when the name checks, the sidebar and the account have caught up with the notes.
+ */
+const SETTLE_MS = [2000, 10_000];
+let settleTimers: ReturnType<typeof setTimeout>[] = [];
 
 function keepNow(): void {
   const root = document.getElementById('root');
@@ -117,11 +120,12 @@ function keepNow(): void {
  * its pagehide (a crash, a killed browser), so the copy is also kept once the screen settles.
  */
 export function schedulePaintedCopy(): void {
-  clearTimeout(settleTimer);
-  settleTimer = setTimeout(() => {
+  for (const timer of settleTimers) clearTimeout(timer);
+  const keepWhenIdle = () => {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(keepNow, { timeout: 1000 });
     else keepNow();
-  }, SETTLE_MS);
+  };
+  settleTimers = SETTLE_MS.map((ms) => setTimeout(keepWhenIdle, ms));
 }
 
 /** Keeps the copy whenever the tab is hidden or left: the last screen the person saw. */
