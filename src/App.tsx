@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { BottomNav, PhoneTopBar, SideNav } from './components/Nav';
 import { Sidebar } from './components/Sidebar';
+import { isHomePath } from './lib/routes';
 import type { PageKey } from './routes/InfoPage';
 import type { PublicPageKey } from './routes/PublicPage';
 import { useKeyboardShortcuts } from './lib/keyboard';
@@ -66,7 +67,7 @@ const Pages = {
 
 /** The chunk of the screen a first load lands on, fetched before the first render (see preloadable). */
 export function preloadFirstScreen(path: string): Promise<void> {
-  const screen = /^\/(home)?$/.test(path) ? Home : /^\/(thread|e)\//.test(path) ? Thread : /^\/(profile|p)(\/|$)/.test(path) ? Profile : null;
+  const screen = isHomePath(path) ? Home : /^\/(thread|e)\//.test(path) ? Thread : /^\/(profile|p)(\/|$)/.test(path) ? Profile : null;
   return screen ? screen.preload() : Promise.resolve();
 }
 

@@ -16,6 +16,7 @@ import { exposeDevtools } from './lib/devtools';
 import { startAccountWatch } from './lib/account';
 import { startPaintedCopyKeeper } from './lib/paintedCopy';
 import { hasFirstScreenNotes } from './lib/firstScreen';
+import { isHomePath } from './lib/routes';
 import App, { preloadFirstScreen } from './App';
 
 /** The longest a revisit keeps the worker waiting for its first screen. */
@@ -35,7 +36,7 @@ applyAnimated(storedAnimated());
 // A first visit greets the worker before React renders, so the socket handshake overlaps the first
 // render. A revisit of the home screen paints the kept cards first and then starts the worker.
 let firstScreenUp = () => {};
-if (/^\/(home)?$/.test(location.pathname) && hasFirstScreenNotes()) {
+if (isHomePath(location.pathname) && hasFirstScreenNotes()) {
   holdWorkerStart(
     new Promise<void>((resolve) => {
       firstScreenUp = resolve;

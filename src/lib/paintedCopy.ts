@@ -6,11 +6,12 @@
  * screen takes over. The copy is HTML that React made from escaped text; players, media elements
  * and anything that could run or load a page are taken out before it is kept.
  */
+import { isHomePath } from './routes';
+
 export const PAINTED_COPY_KEY = 'strucc:paintedCopy';
 const VERSION = 1;
 /** A copy larger than this (a screen of very long notes) costs more to store than it saves. */
 const MAX_HTML = 300_000;
-const HOME_PATHS = new Set(['/', '/home']);
 /** Elements that play, load another page or run something: none belongs in a still picture. */
 const STRIPPED = 'script, noscript, iframe, object, embed, video, audio, [popover], dialog, [role="dialog"]';
 
@@ -37,7 +38,7 @@ export interface ScreenState {
 
 /** 'keep' the screen, 'drop' the stored copy (it would show an older screen than the one left), or leave it. */
 export function copyDecision(state: ScreenState): 'keep' | 'drop' | 'leave' {
-  if (!HOME_PATHS.has(state.path)) return 'leave';
+  if (!isHomePath(state.path)) return 'leave';
   if (state.scrollY > 1 || state.liveNotes === 0 || state.overlayOpen) return 'drop';
   return 'keep';
 }

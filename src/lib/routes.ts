@@ -5,3 +5,6 @@ export const RESERVED_SEGMENTS = new Set([
   'app-download-qr', 'terms', 'csae-policy', 'privacy', 'support', 'media-cache', 'v1', 'api', 'assets', 'wallet', 'upload',
   'relay', 'link-preview', 'list', '.well-known',
 ]);
+
+/** The home screen's addresses: the one that gets a painted copy and kept cards on a revisit. */
+export const isHomePath = (path: string): boolean => path === '/' || path === '/home';
