@@ -149,7 +149,7 @@ describe('third-party and user bytes are sandboxed', () => {
     }
   });
 
-  it('Blossom blobs and link-preview answers', async () => {
+  it('Blossom blobs, link-preview answers and POST /api answers (other people\'s events)', async () => {
     const sk = generateSecretKey();
     const sha = createHash('sha256').update(png).digest('hex');
     const ev = signed(sk, 24242, 'Feltöltés', [['t', 'upload'], ['expiration', String(t.clock.now + 600)]], t.clock.now - 1);
@@ -161,6 +161,9 @@ describe('third-party and user bytes are sandboxed', () => {
       expectUntrusted(res);
     }
     expectUntrusted(await http('GET', `${t.base}/link-preview?u=${encodeURIComponent(`${origin.base}/oldal`)}`));
+    const api = await http('POST', `${t.base}/api`, { body: JSON.stringify(['events', { event_ids: ['00'.repeat(32)] }]) });
+    expect(api.status).toBe(200);
+    expectUntrusted(api);
   });
 });
 
