@@ -55,6 +55,10 @@ beforeAll(async () => {
       r.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       r.end(`<html><head><meta property="og:title" content="Cím"><meta property="og:image" content="${origin.base}/elonezet.png"></head></html>`);
     },
+    '/hosszu': (_q, r) => {
+      r.writeHead(200, { 'Content-Type': 'text/html' });
+      r.end(`<html><head><meta property="og:title" content="Hosszú"><meta property="og:image" content="${origin.base}/${'k'.repeat(2100)}.png"></head></html>`);
+    },
     '/elonezet.png': (_q, r) => {
       r.writeHead(200, { 'Content-Type': 'image/png' });
       r.end(png);
@@ -136,6 +140,9 @@ describe('media cache never redirects', () => {
     expect(res.headers['content-type']).toBe('image/webp');
     expect(res.headers.location).toBeUndefined();
     expectUntrusted(res);
+    // An image URL longer than the media cache takes is no image (nor a key too long for the index).
+    const long = jsonOf<{ title: string; image: string }>(await http('GET', `${t.base}/link-preview?u=${encodeURIComponent(`${origin.base}/hosszu`)}`));
+    expect(long).toMatchObject({ title: 'Hosszú', image: '' });
   });
 });
 
