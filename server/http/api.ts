@@ -10,6 +10,7 @@ import type { CacheObject } from '../cache/data.ts';
 import { MAX_FRAME_BYTES } from '../cache/framing.ts';
 import { COMMANDS, type CommandEnv } from '../cache/registry.ts';
 import type { ServerContext } from '../context.ts';
+import { untrustedHeaders } from './untrusted.ts';
 
 const BUDGET_MS = 10_000;
 
@@ -23,7 +24,14 @@ class Timeout extends Error {}
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...API_CORS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    ...API_CORS,
+    // Answers carry other people's events: never a document of ours, even opened directly.
+    ...untrustedHeaders('application/json'),
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
   res.end(text);
 }
 

@@ -1,7 +1,8 @@
 /**
  * GET /media-cache?s=&a=&u= (S §7): the client's image proxy. Demo media is drawn locally (SVG
- * for the original, WebP for the resized sizes); media that stored events use is downloaded once
- * and served resized; anything else is sent to its origin with a 302.
+ * for the original, WebP for the resized sizes); media that stored events or link previews use is
+ * downloaded once and served resized; anything else is a 404. Never a redirect: a Location taken
+ * from the query would make our origin an open redirect.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
@@ -9,6 +10,7 @@ import type { VariantSize } from '../media/info.ts';
 import { demoRaster, knownMedia, originalPath, variantFile } from '../media/store.ts';
 import { isDemoMediaHost, MAX_URL_LENGTH } from '../media/urls.ts';
 import { IMMUTABLE, sendFile } from './send-file.ts';
+import { servedAs } from './untrusted.ts';
 
 const SIZES = new Set(['s', 'm', 'l', 'o']);
 
@@ -39,11 +41,11 @@ export async function mediaCache(ctx: ServerContext, req: IncomingMessage, url: 
     if (!media) return text(res, 404, 'Nem található');
     if (size === 'o') {
       res.writeHead(200, {
-        'Content-Type': media.contentType,
         'Content-Length': Buffer.byteLength(media.body),
         // Demo media is a pure function of its URL.
         'Cache-Control': IMMUTABLE,
         'Access-Control-Allow-Origin': '*',
+        ...servedAs(media.contentType, true),
       });
       res.end(req.method === 'HEAD' ? undefined : media.body);
       return;
@@ -53,11 +55,8 @@ export async function mediaCache(ctx: ServerContext, req: IncomingMessage, url: 
   }
 
   const row = await knownMedia(ctx, target.href);
-  if (!row) {
-    res.writeHead(302, { Location: target.href, 'Cache-Control': 'no-store' });
-    res.end();
-    return;
-  }
+  // The client shows its own fallback (a link to the original) for what we cannot serve.
+  if (!row) return text(res, 404, 'Nem található vagy nem kép');
   const resizable = row.mimetype.startsWith('image/') && Number(row.width) > 0;
   const stillWanted = !animated && Number(row.animated) === 1;
   if (resizable && (size !== 'o' || stillWanted)) {

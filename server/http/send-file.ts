@@ -1,15 +1,14 @@
 /**
  * Streams a file from disk as an HTTP response, with a single byte range when asked (videos
- * seek with it), never reading the whole file into memory.
+ * seek with it), never reading the whole file into memory. Every file sent here (cached media,
+ * Blossom blobs) came from a third party or a user, so it goes out with the untrusted headers.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { servedAs } from './untrusted.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-/** SVG is the only accepted image type that can carry script; served this way it cannot run any. */
-const SVG_GUARD = { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" };
 
 export async function sendFile(
   req: IncomingMessage,
@@ -27,12 +26,11 @@ export async function sendFile(
     return;
   }
   const base: Record<string, string | number> = {
-    'Content-Type': contentType,
     'Accept-Ranges': 'bytes',
     'Access-Control-Allow-Origin': '*',
-    'X-Content-Type-Options': 'nosniff',
-    ...(contentType.startsWith('image/svg') ? SVG_GUARD : {}),
     ...headers,
+    // Last, so no caller can loosen them: every file sent here is a stranger's bytes.
+    ...servedAs(contentType),
   };
   let start = 0;
   let end = size - 1;

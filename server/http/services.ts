@@ -13,6 +13,7 @@ import { API_CORS, postApi } from './api.ts';
 import { BLOB_PATH, CORS as BLOSSOM_CORS, handleBlossom, LIST_PATH, requestOrigin } from './blossom.ts';
 import { lnurlp } from './lnurlp.ts';
 import { mediaCache } from './media-cache.ts';
+import { untrustedHeaders } from './untrusted.ts';
 
 /** Called once per server, before any event is imported (the media indexer needs the demo host). */
 export function initServices(ctx: ServerContext): void {
@@ -22,13 +23,14 @@ export function initServices(ctx: ServerContext): void {
   for (const dir of [join(ctx.config.dataDir, 'blobs', 'tmp'), join(ctx.config.dataDir, 'media', 'tmp')]) rmSync(dir, { recursive: true, force: true });
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
     'Access-Control-Allow-Origin': '*',
+    ...headers,
   });
   res.end(text);
 }
@@ -56,7 +58,8 @@ export async function handleServices(ctx: ServerContext, req: IncomingMessage, r
       json(res, 400, { error: 'Hibás vagy hiányzó u paraméter' });
       return true;
     }
-    json(res, 200, await linkPreview(ctx.db, u, ctx.now()));
+    // Titles and descriptions are a stranger's text: never a document of ours, even opened directly.
+    json(res, 200, await linkPreview(ctx.db, u, ctx.now()), untrustedHeaders('application/json'));
     return true;
   }
   if (path === '/media-cache' && (method === 'GET' || method === 'HEAD')) {

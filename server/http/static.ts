@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { pageHeaders } from './page-policy.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -40,6 +41,8 @@ interface CachedFile {
   body: Buffer;
   gzip: Buffer | null;
   etag: string;
+  /** Security headers of an HTML page (its CSP hashes this very file's inline scripts). */
+  headers: Record<string, string>;
 }
 
 const NOT_BUILT = `<!doctype html>
@@ -74,6 +77,7 @@ export function createStaticServer(distDir: string): StaticServer {
       // Compressed once per file version, not per request.
       gzip: COMPRESSIBLE.has(extname(file).toLowerCase()) && body.length > 512 ? gzipSync(body, { level: 9 }) : null,
       etag: `"${stat.size.toString(16)}-${Math.trunc(stat.mtimeMs).toString(16)}"`,
+      headers: extname(file).toLowerCase() === '.html' ? pageHeaders(body.toString('utf8')) : { 'X-Content-Type-Options': 'nosniff' },
     };
     cache.set(file, entry);
     return entry;
@@ -84,6 +88,7 @@ export function createStaticServer(distDir: string): StaticServer {
     res.setHeader('Cache-Control', cacheControl);
     res.setHeader('ETag', entry.etag);
     res.setHeader('Vary', 'Accept-Encoding');
+    for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
     if (req.headers['if-none-match'] === entry.etag) {
       res.writeHead(304).end();
       return;
@@ -101,7 +106,7 @@ export function createStaticServer(distDir: string): StaticServer {
       const index = join(root, 'index.html');
       const indexEntry = load(index);
       if (!indexEntry) {
-        res.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' });
+        res.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30', ...pageHeaders(NOT_BUILT) });
         res.end(req.method === 'HEAD' ? undefined : NOT_BUILT);
         return;
       }

@@ -3,6 +3,7 @@
  * <title>, the description meta tag and the icon link. It never builds a DOM; it scans tags
  * with regular expressions, so broken markup only loses fields and never throws.
  */
+import { MAX_URL_LENGTH } from './urls.ts';
 
 export interface PageMeta {
   title: string;
@@ -68,7 +69,8 @@ function absolute(href: string, base: string): string {
   if (!href) return '';
   try {
     const u = new URL(decodeEntities(href.trim()), base);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : '';
+    // Longer URLs the media cache refuses anyway; the preview image index (PostgreSQL btree) cannot hold huge ones.
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.href.length <= MAX_URL_LENGTH ? u.href : '';
   } catch {
     return '';
   }

@@ -3,16 +3,17 @@
  * made lazily with sharp and kept beside them, and demo SVGs rasterised on first use.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ServerContext } from '../context.ts';
+import { sniffMediaType, SNIFF_BYTES } from '../upload/types.ts';
 import { downloadToFile } from './fetch.ts';
 import { VARIANT_WIDTH, type MediaRow, type VariantSize } from './info.ts';
 
 export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 20_000;
-/** A URL whose download failed is sent to its origin for a while instead of being tried on every request. */
+/** A URL whose download failed is answered 404 for a while instead of being tried on every request. */
 const RETRY_FAILED_SECONDS = 3600;
 /** Decoding bombs: a small file can claim gigapixels; sharp refuses anything larger. */
 const MAX_INPUT_PIXELS = 100_000_000;
@@ -34,6 +35,17 @@ async function exists(file: string): Promise<boolean> {
     return (await stat(file)).isFile();
   } catch {
     return false;
+  }
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -75,17 +87,6 @@ export async function demoRaster(ctx: ServerContext, svg: string, pathname: stri
   );
 }
 
-const MIME_BY_FORMAT: Record<string, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  heif: 'image/heif',
-  svg: 'image/svg+xml',
-  tiff: 'image/tiff',
-};
-
 /** Downloads `url` (once), measures it and records it in `media`; returns the row, status 'failed' when it could not be had. */
 export async function fetchMedia(ctx: ServerContext, url: string): Promise<MediaRow> {
   const dirs = mediaDirs(ctx.config.dataDir);
@@ -97,21 +98,23 @@ export async function fetchMedia(ctx: ServerContext, url: string): Promise<Media
     const tmp = join(dirs.tmp, `${randomUUID()}.part`);
     try {
       const got = await downloadToFile(url, tmp, MEDIA_MAX_BYTES, { timeoutMs: DOWNLOAD_TIMEOUT_MS, maxRedirects: 3, accept: 'image/*,video/*;q=0.9' });
-      const declared = got.contentType.split(';')[0].trim().toLowerCase();
-      let mimetype = declared;
+      // The type comes from the bytes alone: an upstream header ("image/png, text/html") must never
+      // decide what our origin serves. SVG and everything else not a raster image or video is refused.
+      const mimetype = sniffMediaType(await readHead(tmp));
       let width = 0;
       let height = 0;
       let animated = 0;
-      try {
-        const meta = await sharp(tmp, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-        mimetype = MIME_BY_FORMAT[meta.format ?? ''] ?? declared;
-        width = meta.width ?? 0;
-        height = meta.pageHeight ?? meta.height ?? 0;
-        animated = (meta.pages ?? 1) > 1 ? 1 : 0;
-      } catch {
-        // Not an image sharp can read: a video keeps its declared type and unknown dimensions.
+      if (mimetype?.startsWith('image/')) {
+        try {
+          const meta = await sharp(tmp, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+          width = meta.width ?? 0;
+          height = meta.pageHeight ?? meta.height ?? 0;
+          animated = (meta.pages ?? 1) > 1 ? 1 : 0;
+        } catch {
+          // Recognised but not decodable here (HEIC without a codec): served as it is, unmeasured.
+        }
       }
-      if (mimetype.startsWith('image/') || mimetype.startsWith('video/')) {
+      if (mimetype) {
         await rename(tmp, join(dirs.originals, got.sha256));
         row = { url, status: 'ok', mimetype, width, height, animated, size: got.size, sha256: got.sha256, updated_at: now };
       }
@@ -130,12 +133,17 @@ export async function fetchMedia(ctx: ServerContext, url: string): Promise<Media
   });
 }
 
-/** The row for a URL some stored event uses, downloading it when needed; null when no event uses it or it cannot be had. */
+/**
+ * The row for a URL some stored event or link preview uses, downloading it when needed; null when
+ * nothing uses it (so the server is no open proxy) or it cannot be had.
+ */
 export async function knownMedia(ctx: ServerContext, url: string): Promise<MediaRow | null> {
   const row = await ctx.db.get<MediaRow>('SELECT * FROM media WHERE url = ?', [url]);
   if (row && row.status === 'ok' && row.sha256 && (await exists(join(mediaDirs(ctx.config.dataDir).originals, row.sha256)))) return row;
   if (row && row.status === 'failed' && ctx.now() - Number(row.updated_at) < RETRY_FAILED_SECONDS) return null;
-  const used = await ctx.db.get('SELECT 1 AS x FROM event_media WHERE url = ? LIMIT 1', [url]);
+  const used =
+    (await ctx.db.get('SELECT 1 AS x FROM event_media WHERE url = ? LIMIT 1', [url])) ??
+    (await ctx.db.get("SELECT 1 AS x FROM preview WHERE md_image = ? AND md_image <> '' LIMIT 1", [url]));
   if (!used) return null;
   const fetched = await fetchMedia(ctx, url);
   return fetched.status === 'ok' ? fetched : null;

@@ -138,6 +138,8 @@ export const SCHEMA: string[] = [
   `CREATE TABLE IF NOT EXISTS preview (
      url TEXT PRIMARY KEY, mimetype TEXT NOT NULL, md_title TEXT NOT NULL, md_description TEXT NOT NULL,
      md_image TEXT NOT NULL, icon_url TEXT NOT NULL, ok INTEGER NOT NULL, fetched_at BIGINT NOT NULL)`,
+  // A preview's image is fetched by the media cache like an event's media (server/media/store.ts knownMedia).
+  `CREATE INDEX IF NOT EXISTS preview_image ON preview (md_image)`,
   // Blossom blobs by sha256, and who uploaded each (a blob is removed when its last owner deletes it).
   `CREATE TABLE IF NOT EXISTS blobs (sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, type TEXT NOT NULL, created_at BIGINT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS blob_owners (

@@ -38,6 +38,12 @@ const EXT: Record<string, string> = {
   'video/ogg': 'ogv',
 };
 
+/**
+ * Exactly the raster image and video types sniffMediaType recognises: the only types a stored
+ * upload or cached download is ever served as (server/http/untrusted.ts).
+ */
+export const SERVABLE_MEDIA_TYPES: ReadonlySet<string> = new Set(Object.keys(EXT));
+
 export function extensionFor(type: string): string {
   return EXT[type] ?? 'bin';
 }

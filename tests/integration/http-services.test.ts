@@ -93,7 +93,11 @@ describe('the same services on PostgreSQL', () => {
     const origin = await startOrigin({
       '/cikk': (_q, r) => {
         r.writeHead(200, { 'Content-Type': 'text/html' });
-        r.end('<title>Cikk címe</title>');
+        r.end('<title>Cikk címe</title><meta property="og:image" content="/borito.gif">');
+      },
+      '/borito.gif': (_q, r) => {
+        r.writeHead(200, { 'Content-Type': 'image/gif' });
+        r.end(Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(40)]));
       },
     });
     const s = await startTestServer({ DATABASE_URL: pg.url });
@@ -102,6 +106,9 @@ describe('the same services on PostgreSQL', () => {
       const note = signed(sk, 1, `Kép: https://media.strucc.test/img/2.svg és ${origin.base}/cikk`, [], s.clock.now - 5);
       expect((await s.server.ctx.importer.importEvents([note])).every((r) => r.ok)).toBe(true);
       expect(jsonOf<{ title: string }>(await http('GET', `${s.base}/link-preview?u=${encodeURIComponent(`${origin.base}/cikk`)}`)).title).toBe('Cikk címe');
+      // A preview's image is fetched by the media cache like an event's media (the preview_image lookup).
+      const cover = await http('GET', `${s.base}/media-cache?s=o&u=${encodeURIComponent(`${origin.base}/borito.gif`)}`);
+      expect([cover.status, cover.headers['content-type']]).toEqual([200, 'image/gif']);
       const res = await http('POST', `${s.base}/api`, { body: JSON.stringify(['events', { event_ids: [note.id], extended_response: true }]) });
       const kinds = jsonOf<{ kind: number }[]>(res).map((o) => o.kind);
       expect(kinds).toContain(10000119);

@@ -104,11 +104,12 @@ describe('NIP-05 and media endpoints', () => {
     }
   });
 
-  it('redirects media-cache requests for other hosts and refuses bad URLs', async () => {
+  it('answers media-cache requests for unknown media with 404, never a redirect, and refuses bad URLs', async () => {
     const u = encodeURIComponent('https://example.com/kep.jpg?x=1');
     const res = await get(server.url, `/media-cache?s=m&a=1&u=${u}`);
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('https://example.com/kep.jpg?x=1');
+    // A Location taken from the query would make our origin an open redirect (issue 12).
+    expect(res.status).toBe(404);
+    expect(res.headers.location).toBeUndefined();
     expect((await get(server.url, '/media-cache?s=m&u=nem-url')).status).toBe(400);
     expect((await get(server.url, '/media-cache?s=m')).status).toBe(400);
     expect((await get(server.url, `/media-cache?u=${encodeURIComponent('javascript:alert(1)')}`)).status).toBe(400);
