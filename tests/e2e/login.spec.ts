@@ -38,12 +38,13 @@ test('extension login through the modal shows the user in two tabs', async ({ co
     await expect(chip(page)).toContainText(name);
     await expect(chip(page).getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
   }
-  // Signing in publishes nothing: the only signatures are the cache server's read requests (spec §4 settings load).
+  // Signing in publishes nothing: the only signatures are the cache server's read requests (spec §4 settings load,
+  // and since issue 12 the private counts), each signed through the tab's extension for its own op.
   await expect.poll(() => stub.signed.length).toBeGreaterThan(0);
   await a.waitForTimeout(1500);
   for (const e of stub.signed) {
     expect(e.kind).toBe(30078);
-    expect(e.tags[0]?.[2]).toMatch(/^get_/);
+    expect(e.tags[0]?.[2]).toMatch(/^(get_\w+|notification_counts|directmsg_count)$/);
   }
   expect(await queryRelay({ authors: [getPublicKey(sk)] })).toEqual([]);
 });
@@ -77,17 +78,22 @@ test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, rig
   await pin.fill('12');
   await pinAgain.fill('12');
   await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('A PIN-kódnak legalább 4 karakterből kell állnia.');
+  await expect(dialog.getByRole('alert')).toHaveText('A PIN-kódnak legalább 6 karakterből kell állnia.');
   await expect(pin).toHaveValue('12');
+  // 4 and 5 characters were enough before; new PINs need 6.
+  await pin.fill('12345');
+  await pinAgain.fill('12345');
+  await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('A PIN-kódnak legalább 6 karakterből kell állnia.');
 
-  await pin.fill('1234');
-  await pinAgain.fill('1243');
+  await pin.fill('123456');
+  await pinAgain.fill('123465');
   await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
   await expect(dialog.getByRole('alert')).toHaveText('A PIN-ek nem egyeznek');
-  await expect(pinAgain).toHaveValue('1243');
+  await expect(pinAgain).toHaveValue('123465');
   await expect(nsecField).toHaveValue(nsec);
 
-  await pinAgain.fill('1234');
+  await pinAgain.fill('123456');
   await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(chip(page)).toContainText(name);
@@ -96,10 +102,10 @@ test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, rig
   await page.reload();
   const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
   await expect(prompt).toBeVisible();
-  await prompt.getByLabel('PIN-kód', { exact: true }).fill('9999');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('999999');
   await prompt.getByRole('button', { name: 'Feloldás' }).click();
   await expect(prompt.getByRole('alert')).toHaveText('Hibás PIN-kód. Próbáld újra!');
-  await prompt.getByLabel('PIN-kód', { exact: true }).fill('1234');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('123456');
   await prompt.getByRole('button', { name: 'Feloldás' }).click();
   await expect(prompt).toBeHidden();
   await expect(chip(page)).toContainText(name);
@@ -127,7 +133,7 @@ test('cancelling the PIN prompt leaves the account read-only', async ({ context 
   await openApp(page);
   const sk = generateSecretKey();
   const result = await page.evaluate(
-    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '4321', pinConfirm: '4321' }),
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '432198', pinConfirm: '432198' }),
     nsecEncode(sk),
   );
   expect(result.ok).toBe(true);
@@ -169,7 +175,7 @@ test('a locked key: acting brings the PIN prompt back; once opened, the private 
   const sk = generateSecretKey();
   const pubkey = getPublicKey(sk);
   const result = await page.evaluate(
-    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '2468', pinConfirm: '2468' }),
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '246810', pinConfirm: '246810' }),
     nsecEncode(sk),
   );
   expect(result.ok).toBe(true);
@@ -182,7 +188,7 @@ test('a locked key: acting brings the PIN prompt back; once opened, the private 
   await page.getByRole('button', { name: 'Új bejegyzés' }).first().click();
   await expect(prompt).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Bejelentkezés' })).toHaveCount(0);
-  await prompt.getByLabel('PIN-kód', { exact: true }).fill('2468');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('246810');
   await prompt.getByRole('button', { name: 'Feloldás' }).click();
   await expect(prompt).toBeHidden();
   await expect(chip(page)).toHaveAttribute('data-account-state', 'signedIn');
