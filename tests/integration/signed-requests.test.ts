@@ -167,6 +167,28 @@ describe.each(['sqlite', 'postgres'] as const)('signed requests (%s)', (store) =
     expect(await rows('SELECT settings FROM app_subsettings WHERE pubkey = ? AND subkey = ?', [alice.pk, 'user-reads-feeds'])).toEqual(before);
   });
 
+  it('reads saved settings (moderation included) only with a fresh request signed for reading them', async () => {
+    const { alice } = srv.net;
+    const now = srv.ctx.now();
+    // NIP-78 events are public on relays: before, any kind-30078 event of alice's opened her settings.
+    const published = sign(alice, 30078, now - 3600, JSON.stringify({ theme: 'midnight' }), [['d', 'Primal-Web App']]);
+    for (const command of ['get_app_settings', 'get_app_settings_2']) {
+      for (const [what, event] of [
+        ['a public 30078 of hers', published],
+        ['signed for writing them', appRequest(alice, 'set_app_settings', { theme: 'ice' })],
+        ['six minutes old', appRequest(alice, 'get_app_settings', {}, now - SIX_MINUTES)],
+        ['six minutes ahead', appRequest(alice, 'get_app_settings', {}, now + SIX_MINUTES)],
+      ] as [string, VerifiedEvent][]) {
+        const r = await req(command, { event_from_user: event });
+        expect(r.notices, `${command}: ${what}`).toHaveLength(1);
+        expect(r.events, `${command}: ${what}`).toEqual([]);
+      }
+      const ok = await req(command, { event_from_user: appRequest(alice, 'get_app_settings', { description: 'Sync app settings' }) });
+      expect(ok.notices).toEqual([]);
+      expect(content<Record<string, unknown>>(ok.events[0]).theme).toBe('midnight');
+    }
+  });
+
   it('answers unread and notification counts and the seen mark only to the owner’s signed request', async () => {
     const { alice, bob, carol } = srv.net;
     const fresh = (op: string, who: Person = alice, at = srv.ctx.now()) => appRequest(who, op, { description: op }, at);
