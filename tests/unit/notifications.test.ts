@@ -64,6 +64,18 @@ describe('notification count machine', () => {
     expect(h.actor.getSnapshot().context.count).toBe(0);
   });
 
+  it('RESUBSCRIBE (a PIN unlock: the same user can now sign) closes and reopens the subscription; without one open it does nothing', () => {
+    const h = countHarness({ pubkey: ME });
+    h.push(3);
+    h.actor.send({ type: 'RESUBSCRIBE' });
+    expect(h.closed).toEqual([ME]);
+    expect(h.opened).toEqual([ME, ME]);
+    expect(h.subscribed()).toBe(true);
+    h.actor.send({ type: 'ACTIVE', active: false });
+    h.actor.send({ type: 'RESUBSCRIBE' });
+    expect(h.opened).toEqual([ME, ME]);
+  });
+
   it('sleep closes the subscription and waking opens it again; a repeated USER does not resubscribe', () => {
     const h = countHarness({ pubkey: ME });
     expect(h.opened).toEqual([ME]);
