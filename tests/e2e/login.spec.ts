@@ -6,6 +6,8 @@ import { expect, test, type Page } from '@playwright/test';
 import * as nip04 from 'nostr-tools/nip04';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { bytesToHex } from '../../worker/keys.ts';
+import { sealWithPin } from '../../worker/pin.ts';
 import { displayName, emptyProfile } from '../../worker/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { type Driven, latestEvent, openApp, queryRelay, useLocalRelay } from './support/session.ts';
@@ -125,6 +127,63 @@ test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, rig
   await page.reload();
   await expect(chip(page).getByRole('button', { name: 'Bejelentkezés' })).toBeEnabled();
   await expect(page.getByRole('dialog', { name: 'PIN-kód megadása' })).toHaveCount(0);
+});
+
+test('a key stored under an old 4-character PIN still unlocks; a notice that does not block asks for a new PIN', async ({ context }) => {
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page);
+  const sk = generateSecretKey();
+  const login = await page.evaluate(
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '864209', pinConfirm: '864209' }),
+    nsecEncode(sk),
+  );
+  expect(login.ok).toBe(true);
+  // What this browser would hold had the PIN been set before the 6-character rule.
+  const legacy = { method: 'nsec', pubkey: getPublicKey(sk), secret: await sealWithPin(bytesToHex(sk), '1234') };
+  await page.evaluate(
+    (record) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('strucc-account', 1);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('login', 'readwrite');
+          tx.objectStore('login').put(record, 'current');
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    legacy,
+  );
+  await page.reload();
+  const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('1234');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(chip(page)).toHaveAttribute('data-account-state', 'signedIn');
+
+  const notice = page.getByRole('status').filter({ hasText: 'A PIN-kódod rövidebb 6 karakternél' });
+  await expect(notice).toBeVisible();
+  // Nothing is in the way: the app is usable with the notice open.
+  await expect(page.getByRole('button', { name: 'Új bejegyzés' }).first()).toBeEnabled();
+  await notice.getByRole('link', { name: 'PIN-kód módosítása' }).click();
+  await expect(page).toHaveURL(/\/settings\/account#pin$/);
+  const form = page.getByRole('form', { name: 'PIN-kód módosítása' });
+  await form.getByLabel('Jelenlegi PIN-kód').fill('1234');
+  await form.getByLabel('Új PIN-kód', { exact: true }).fill('975310');
+  await form.getByLabel('Új PIN-kód újra').fill('975310');
+  await form.getByRole('button', { name: 'PIN-kód módosítása' }).click();
+  await expect(page.getByText('A PIN-kódot megváltoztattuk.')).toBeVisible();
+  await expect(page.getByText('A PIN-kódod rövidebb 6 karakternél', { exact: false })).toHaveCount(0);
+
+  await page.reload();
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('1234');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt.getByRole('alert')).toHaveText('Hibás PIN-kód. Próbáld újra!');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('975310');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(page.getByText('A PIN-kódod rövidebb 6 karakternél', { exact: false })).toHaveCount(0);
 });
 
 test('cancelling the PIN prompt leaves the account read-only', async ({ context }) => {
