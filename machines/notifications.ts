@@ -27,7 +27,9 @@ export type CountEvent =
   | { type: 'USER'; pubkey?: string }
   | { type: 'ACTIVE'; active: boolean }
   | { type: 'COUNT'; count: number }
-  | { type: 'MARK_SEEN' };
+  | { type: 'MARK_SEEN' }
+  /** The same user can now sign (a PIN-protected key was unlocked): the private counts need a new signed subscription. */
+  | { type: 'RESUBSCRIBE' };
 
 export type CountEmitted = { type: 'seen'; ok: boolean; code?: string };
 
@@ -74,7 +76,10 @@ export const notificationCountMachine = setup({
           // Leaving `on` stops the actor, and its cleanup sends CLOSE.
           invoke: { src: 'countSubscription', input: ({ context }) => ({ pubkey: context.pubkey ?? '' }) },
           always: { guard: ({ context }) => !(context.pubkey !== undefined && context.active), target: 'off' },
-          on: { COUNT: { actions: assign({ count: ({ event }) => (event.type === 'COUNT' ? event.count : 0) }) } },
+          on: {
+            COUNT: { actions: assign({ count: ({ event }) => (event.type === 'COUNT' ? event.count : 0) }) },
+            RESUBSCRIBE: { target: 'on', reenter: true },
+          },
         },
       },
     },

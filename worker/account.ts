@@ -8,7 +8,7 @@ import { accountMachine, followRepairOpen, showPremiumReminder } from '../machin
 import { keyStateOf, loginMachine, type KeyState, type LoginSnapshot, type StoredLoginInfo } from '../machines/login.ts';
 import { cachePublisher, fetchMembership, fetchRemoteList, fetchRemoteLists, publishDraft, type CacheRequest, type Publisher } from './accountRemote.ts';
 import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty, toNsec } from './keys.ts';
-import { decryptWithPin, encryptWithPin, isPinEncrypted } from './pin.ts';
+import { decryptWithPin, encryptWithPin, isPinEncrypted, isWeakPin, pinProblem } from './pin.ts';
 import { SettingsService } from './settings.ts';
 import { Signer } from './signer.ts';
 import { defaultStorage, type AccountStorage, type StoredLogin } from './storage.ts';
@@ -78,6 +78,8 @@ export class AccountService {
   private lastSettingsKey = '';
   private lastCanSign = false;
   private notifyScheduled = false;
+  /** Unlocked with a PIN shorter than new PINs may be: the app asks the person to choose another. */
+  private weakPin = false;
   private writes: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: AccountServiceOptions) {
@@ -111,6 +113,7 @@ export class AccountService {
             const stored = await storage.loadLogin();
             if (!stored?.secret) throw new AccountError('bad-cipher');
             const hex = await decryptWithPin(stored.secret, input.pin);
+            this.weakPin = isWeakPin(input.pin);
             return signer.useLocal(secretFromHex(hex));
           }),
           saveNsec: fromPromise(async ({ input }) => {
@@ -120,6 +123,7 @@ export class AccountService {
             const stored = input.pin !== undefined ? await encryptWithPin(hex, input.pin) : hex;
             const pubkey = signer.useLocal(secret);
             await storage.saveLogin({ method: 'nsec', pubkey, secret: stored });
+            this.weakPin = false;
             return { pubkey, secret: input.pin !== undefined ? ('pin' as const) : ('plain' as const) };
           }),
           saveNpub: fromPromise(async ({ input }) => {
@@ -131,6 +135,7 @@ export class AccountService {
             return pubkey;
           }),
           clear: fromPromise(async () => {
+            this.weakPin = false;
             signer.clear();
             await storage.saveLogin(undefined);
           }),
@@ -242,10 +247,39 @@ export class AccountService {
     this.login.send({ type: 'CANCEL_PIN' });
   }
 
-  /** Only a key this worker holds in memory; an extension's key never leaves the extension. */
-  revealSecret(): string | null {
+  /**
+   * Only a key this worker holds in memory; an extension's key never leaves the extension. A
+   * PIN-protected key is shown only to someone who knows the PIN now (the key being unlocked
+   * means only that someone knew it once, maybe hours ago on an unattended screen).
+   */
+  async revealSecret(pin?: string): Promise<string | null> {
     const mode = this.signer.current;
-    return mode.kind === 'local' ? toNsec(mode.secret) : null;
+    if (mode.kind !== 'local') return null;
+    const stored = await this.storage.loadLogin();
+    if (stored?.secret && isPinEncrypted(stored.secret)) {
+      if (pin === undefined) return null;
+      const hex = await decryptWithPin(stored.secret, pin).catch(() => undefined);
+      if (hex === undefined || hex !== secretToHex(mode.secret)) return null;
+    }
+    return toNsec(mode.secret);
+  }
+
+  /** Re-encrypts the stored key under a new PIN; the current PIN must open it, the new one follow the rules. */
+  async changePin(current: string, next: string, confirm: string): Promise<ActionResult> {
+    const problem = pinProblem(next, confirm);
+    if (problem) return { ok: false, code: 'invalid-pin', message: problem };
+    const stored = await this.storage.loadLogin();
+    if (!stored?.secret || !isPinEncrypted(stored.secret)) return { ok: false, code: 'no-pin' };
+    let hex: string;
+    try {
+      hex = await decryptWithPin(stored.secret, current);
+    } catch (err) {
+      return { ok: false, code: err instanceof AccountError ? err.code : 'bad-cipher' };
+    }
+    await this.storage.saveLogin({ ...stored, secret: await encryptWithPin(hex, next) });
+    this.weakPin = false;
+    this.changed();
+    return { ok: true };
   }
 
   async logout(): Promise<void> {
@@ -274,6 +308,7 @@ export class AccountService {
         state,
         npub: toNpubOrEmpty(login.context.pubkey),
         hasPinSecret: login.context.secret === 'pin',
+        weakPin: this.weakPin && login.context.secret === 'pin',
       },
       showPremiumReminder: showPremiumReminder(account),
       followRepair: followRepairOpen(account),

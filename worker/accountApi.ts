@@ -17,6 +17,7 @@ export type AccountApi = Required<
     | 'askPin'
     | 'logout'
     | 'revealSecret'
+    | 'changePin'
     | 'accountAction'
     | 'settingsAction'
     | 'signEvent'
@@ -56,7 +57,8 @@ export function createAccountApi(options: AccountApiOptions): { service: Account
       service.askPin();
     },
     logout: () => service.logout(),
-    revealSecret: async () => service.revealSecret(),
+    revealSecret: (pin) => service.revealSecret(pin),
+    changePin: (current, next, confirm) => service.changePin(current, next, confirm),
     accountAction: (action) => service.act(action),
     settingsAction: (action) => service.settingsAction(action),
     signEvent: (event) => service.signer.sign(event),

@@ -19,7 +19,7 @@ import {
 import { isNostrEvent, K } from './bundle.ts';
 import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
-import type { CacheSubscribe, RequestSigner } from './notifications.ts';
+import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
 import { emptyProfile, parseProfile } from './profile.ts';
 import type {
   AccountLocalPatch,
@@ -41,6 +41,9 @@ export const DM_COUNTS_KIND = 10000118;
 export const ENCRYPTED_DM = 4;
 export const RESET_DM_COUNT_OP = 'reset_direct_message_count';
 export const MARK_ALL_DMS_READ_OP = 'mark_all_dms_as_read';
+/** Ops of the private reads: the command names (the reference names none for them). */
+export const DM_COUNT_OP = 'directmsg_count';
+export const DM_CONTACTS_OP = 'get_directmsg_contacts';
 
 function parseJson(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
@@ -100,10 +103,18 @@ export function parseContacts(objects: CacheObject[]): ContactsPage {
   return { contacts, since: range?.since };
 }
 
-export async function fetchContacts(request: CacheRequest, input: FetchContactsInput): Promise<ContactsPage> {
+/**
+ * get_directmsg_contacts. Unread counts per peer are answered only to the user's own signed
+ * request; a login that cannot sign (read-only, PIN-locked) still gets the list, with no counts.
+ */
+export async function fetchContacts(request: CacheRequest, input: FetchContactsInput, signRequest?: RequestSigner): Promise<ContactsPage> {
   if (!input.userPubkey) throw new Error('no-pubkey');
   const payload: Record<string, unknown> = { user_pubkey: input.userPubkey, relation: input.relation, limit: input.limit };
   if (input.until !== undefined) payload.until = input.until;
+  if (signRequest) {
+    const event = await signRequest(DM_CONTACTS_OP).catch(() => undefined);
+    if (event && event.pubkey === input.userPubkey) payload.event_from_user = event;
+  }
   const reply = await request('get_directmsg_contacts', payload);
   if (reply.notice !== undefined) throw new Error(reply.notice);
   return parseContacts(reply.events);
@@ -180,7 +191,7 @@ export class DmService {
       notificationCountMachine.provide({
         actors: {
           countSubscription: fromCallback<CountEvent, { pubkey: string }>(({ input, sendBack }) => {
-            const sub = subscribe('directmsg_count', { pubkey: input.pubkey }, {
+            const sub = signedSubscription(subscribe, signRequest, 'directmsg_count', DM_COUNT_OP, { pubkey: input.pubkey }, {
               onEvent: (e) => {
                 if (e.kind === DM_COUNT_KIND && Number.isFinite(Number(e.cnt))) sendBack({ type: 'COUNT', count: Number(e.cnt) });
               },
@@ -207,11 +218,12 @@ export class DmService {
 
     this.machine = dmMachine.provide({
       actors: {
-        fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(({ input }) => fetchContacts(request, input)),
+        fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(({ input }) => fetchContacts(request, input, signRequest)),
         fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(({ input }) => fetchMessages(request, options.decrypt, input)),
         resetCount: fromPromise<void, { peer: string }>(async ({ input }) => {
-          const event = await signRequest(RESET_DM_COUNT_OP);
-          const reply = await request('reset_directmsg_count', { event_from_user: event, sender: input.peer });
+          // The peer is signed: the server takes no parameter from outside the signed content.
+          const event = await signRequest(RESET_DM_COUNT_OP, { sender: input.peer });
+          const reply = await request('reset_directmsg_count', { event_from_user: event });
           if (reply.notice !== undefined) throw new Error(reply.notice);
         }),
         sendMessage: fromPromise<PublishResult, { peer: string; text: string }>(async ({ input }) => {

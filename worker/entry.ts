@@ -56,6 +56,7 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     askPin: worker.askPin,
     logout: worker.logout,
     revealSecret: worker.revealSecret,
+    changePin: worker.changePin,
     accountAction: worker.accountAction,
     settingsAction: worker.settingsAction,
     signEvent: worker.signEvent,

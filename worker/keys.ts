@@ -35,7 +35,7 @@ export const EXTENSION_NOT_FOUND = 'Nostr extension not found';
 
 /** Spec §5 login and PIN messages, shown as they are. */
 export const MSG_INVALID_NSEC = 'Adj meg egy érvényes privát kulcsot!';
-export const MSG_PIN_TOO_SHORT = 'A PIN-kódnak legalább 4 karakterből kell állnia.';
+export const MSG_PIN_TOO_SHORT = 'A PIN-kódnak legalább 6 karakterből kell állnia.';
 export const MSG_PIN_MISMATCH = 'A PIN-ek nem egyeznek';
 
 export class AccountError extends Error {

@@ -18,16 +18,15 @@ import {
   type Releases,
 } from '../machines/notifications.ts';
 import { parseBundle } from './bundle.ts';
-import type { Subscription, SubscriptionHandlers } from './cache.ts';
 import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
+import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
 import type { AccountStorage } from './storage.ts';
 import type {
   ActionResult,
   CacheObject,
   FeedNote,
   MobileRelease,
-  NostrEvent,
   NotificationCountSnapshot,
   NotificationItem,
   NotificationsSnapshot,
@@ -43,9 +42,9 @@ export const APP_RELEASES_KIND = 10000138;
 /** The op of the seen mark, in the web client's spelling (sic), which servers may key on. */
 export const NOTIFICATIONS_SEEN_OP = 'notifications_laste_seen';
 
-export type CacheSubscribe = (command: string, payload: Record<string, unknown> | undefined, handlers: SubscriptionHandlers) => Subscription;
-/** Signs a protocol C.1 request event (kind 30078, ["d","Primal-Web App",op], created_at now). */
-export type RequestSigner = (op: string) => Promise<NostrEvent>;
+export type { CacheSubscribe, RequestSigner } from './signedSubscription.ts';
+/** The op of the count subscription: the command itself (the reference names no op for it). */
+export const NOTIFICATION_COUNTS_OP = 'notification_counts';
 
 const ACTOR_KEYS = [
   'follower',
@@ -221,7 +220,7 @@ export class NotificationService {
       notificationCountMachine.provide({
         actors: {
           countSubscription: fromCallback<CountEvent, { pubkey: string }>(({ input, sendBack }) => {
-            const sub = subscribe('notification_counts', { pubkey: input.pubkey }, {
+            const sub = signedSubscription(subscribe, signRequest, 'notification_counts', NOTIFICATION_COUNTS_OP, { pubkey: input.pubkey }, {
               onEvent: (e) => {
                 if (e.kind === NOTIFICATION_SUMMARY) sendBack({ type: 'COUNT', count: sumNotificationCounts(e) });
               },

@@ -79,7 +79,7 @@ function userOf(snap: LoginSnapshot, previous: string | undefined): string | und
 export function createSocial(options: SocialOptions): Social {
   const { request, subscribe, account, releaser, touch, throttleMs } = options;
   const signer = account.signer;
-  const signRequest = (op: string) => signer.signRequest(op);
+  const signRequest = (op: string, content?: unknown) => signer.signRequest(op, content);
   let user: string | undefined;
   const viewer = () => user;
 
@@ -101,9 +101,20 @@ export function createSocial(options: SocialOptions): Social {
   const profiles = new ProfileService({ request, viewer, throttleMs });
   const threads = new ThreadService({ request, viewer, throttleMs });
 
+  // Whether the settled login could sign; the private counts are only answered to signed requests.
+  let signing = false;
   const onLogin = (snap: LoginSnapshot) => {
     const next = userOf(snap, user);
-    if (next === user) return;
+    const state = keyStateOf(snap);
+    const wasSigning = signing;
+    if (state !== 'pending') signing = state === 'sign';
+    if (next === user) {
+      if (user !== undefined && signing && !wasSigning) {
+        notifications.count.send({ type: 'RESUBSCRIBE' });
+        dms.count.send({ type: 'RESUBSCRIBE' });
+      }
+      return;
+    }
     user = next;
     notifications.setUser(user);
     dms.setUser(user);

@@ -16,23 +16,13 @@ import { Args, CommandError } from '../cache/args.ts';
 import { exchangeRateReply } from '../cache/commands/membership.ts';
 import type { CacheObject } from '../cache/data.ts';
 import type { Command, CommandEnv } from '../cache/registry.ts';
-import { verifyUserEvent } from '../cache/signed.ts';
+import { KIND_NWC_ACTIVE, KIND_NWC_CONNECTION, KIND_WALLET_OPERATION, verifySignedRequest, WALLET_OP_KINDS } from '../cache/signed.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import { serverOrigin } from '../membership/content.ts';
 import { isPremium, membershipOf } from '../membership/store.ts';
 
-export const KIND_WALLET_OPERATION = 10000300;
-export const KIND_NWC_ACTIVE = 10000802;
-export const KIND_NWC_CONNECTION = 10000803;
-
-/** Each operation is signed with its own kind, so an event signed for one cannot be replayed as another. */
-const OP_KINDS: Record<string, number> = {
-  exchange_rate: KIND_WALLET_OPERATION,
-  withdraw: KIND_WALLET_OPERATION,
-  is_user: KIND_NWC_ACTIVE,
-  nwc_connect: KIND_NWC_CONNECTION,
-};
+export { KIND_NWC_ACTIVE, KIND_NWC_CONNECTION, KIND_WALLET_OPERATION };
 const MAX_CONNECTIONS = 20;
 const MAX_APPNAME = 64;
 const SERVICE_KEY = 'wallet_service_key';
@@ -84,9 +74,18 @@ async function nwcConnect(env: CommandEnv, ev: NostrEvent, params: Args): Promis
   return { kind: KIND_NWC_CONNECTION, content: JSON.stringify({ uri }) };
 }
 
+/**
+ * The operation is named three times and all three must agree: the kind (protocol C.2), the
+ * `d` tag's op (the shared signed-request check) and the content's first element.
+ */
 const wallet: Command = async (args, env) => {
-  const ev = await verifyUserEvent(args.raw.operation_event, { kinds: Object.values(OP_KINDS), now: env.ctx.now() });
-  if (typeof ev === 'string') throw new CommandError(ev.replace('event_from_user', 'operation_event'));
+  const req = await verifySignedRequest(args.raw.operation_event, 'wallet', {
+    now: env.ctx.now(),
+    field: 'operation_event',
+    kinds: [...new Set(Object.values(WALLET_OP_KINDS))],
+  });
+  if (typeof req === 'string') throw new CommandError(req);
+  const { ev } = req;
   let content: unknown;
   try {
     content = JSON.parse(ev.content);
@@ -97,8 +96,9 @@ const wallet: Command = async (args, env) => {
   const op = content[0];
   const rawParams: unknown = content[1] ?? {};
   if (!rawParams || typeof rawParams !== 'object' || Array.isArray(rawParams)) throw new CommandError('invalid operation_event: params must be an object');
-  const kind = OP_KINDS[op];
+  const kind = WALLET_OP_KINDS[op];
   if (kind === undefined) throw new CommandError(`unknown wallet operation: ${op.slice(0, 40)}`);
+  if (req.op !== op) throw new CommandError(`invalid operation_event: signed for ${req.op}, not for ${op}`);
   if (ev.kind !== kind) throw new CommandError(`invalid operation_event: ${op} must be signed as kind ${kind}`);
   const params = new Args(rawParams as Record<string, unknown>);
   switch (op) {

@@ -141,6 +141,59 @@ test('the account page: npub with copy toast and QR code; the private key hidden
   await expect(secret).not.toContainText('nsec1');
 });
 
+test('the account page: a PIN-protected private key is shown only to the right PIN; a new PIN needs 6 characters', async ({ context }) => {
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openTab(page);
+  const sk = generateSecretKey();
+  const nsec = nsecEncode(sk);
+  const result = await page.evaluate(
+    (key) => (window.strucc!.api as unknown as Driven).login({ method: 'nsec', nsec: key, pin: '135790', pinConfirm: '135790' }),
+    nsec,
+  );
+  expect(result).toMatchObject({ ok: true });
+  // A fresh page load finds the stored key PIN-encrypted and asks for the PIN first.
+  await page.goto(`${base()}/settings/account`);
+  const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('135790');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt).toBeHidden();
+  const secret = page.getByTestId('account-nsec');
+  await page.getByRole('button', { name: 'Megjelenítés' }).click();
+  // The key is unlocked, yet showing it asks for the PIN again.
+  const pin = page.getByLabel('Add meg a PIN-kódot a privát kulcs megjelenítéséhez');
+  await expect(pin).toBeVisible();
+  await expect(secret).not.toContainText('nsec1');
+  await pin.fill('000000');
+  await page.getByRole('button', { name: 'Megjelenítés' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Hibás PIN-kód. Próbáld újra!');
+  await expect(secret).not.toContainText('nsec1');
+  await pin.fill('135790');
+  await page.getByRole('button', { name: 'Megjelenítés' }).click();
+  await expect(secret).toHaveText(nsec);
+  await page.getByRole('button', { name: 'Elrejtés' }).click();
+  await expect(secret).not.toContainText('nsec1');
+
+  // A new PIN: the current one must open the key, the new one must have 6 characters.
+  const form = page.getByRole('form', { name: 'PIN-kód módosítása' });
+  await form.getByLabel('Jelenlegi PIN-kód').fill('135790');
+  await form.getByLabel('Új PIN-kód', { exact: true }).fill('12345');
+  await form.getByLabel('Új PIN-kód újra').fill('12345');
+  await form.getByRole('button', { name: 'PIN-kód módosítása' }).click();
+  await expect(form.getByRole('alert')).toHaveText('A PIN-kódnak legalább 6 karakterből kell állnia.');
+  await form.getByLabel('Új PIN-kód', { exact: true }).fill('24681012');
+  await form.getByLabel('Új PIN-kód újra').fill('24681012');
+  await form.getByRole('button', { name: 'PIN-kód módosítása' }).click();
+  await expect(page.getByText('A PIN-kódot megváltoztattuk.')).toBeVisible();
+  await page.getByRole('button', { name: 'Megjelenítés' }).click();
+  await pin.fill('135790');
+  await page.getByRole('button', { name: 'Megjelenítés' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Hibás PIN-kód. Próbáld újra!');
+  await pin.fill('24681012');
+  await page.getByRole('button', { name: 'Megjelenítés' }).click();
+  await expect(secret).toHaveText(nsec);
+});
+
 test('the account page explains that an extension keeps the private key', async ({ context }) => {
   const { page } = await signIn(context, generateSecretKey(), '/settings/account');
   await expect(page.getByText('a privát kulcsod a bővítményben van', { exact: false })).toBeVisible();

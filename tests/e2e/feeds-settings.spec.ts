@@ -21,7 +21,7 @@ async function storedHomeFeeds(secretKey: Uint8Array): Promise<StoredFeed[]> {
     {
       kind: 30078,
       created_at: Math.floor(Date.now() / 1000),
-      tags: [['d', 'Primal-Web App']],
+      tags: [['d', 'Primal-Web App', 'get_app_subsettings_home']],
       content: JSON.stringify({ subkey: 'user-home-feeds' }),
     },
     secretKey,

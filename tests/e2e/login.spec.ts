@@ -6,6 +6,8 @@ import { expect, test, type Page } from '@playwright/test';
 import * as nip04 from 'nostr-tools/nip04';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { bytesToHex } from '../../worker/keys.ts';
+import { sealWithPin } from '../../worker/pin.ts';
 import { displayName, emptyProfile } from '../../worker/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { type Driven, latestEvent, openApp, queryRelay, useLocalRelay } from './support/session.ts';
@@ -38,12 +40,13 @@ test('extension login through the modal shows the user in two tabs', async ({ co
     await expect(chip(page)).toContainText(name);
     await expect(chip(page).getByRole('button', { name: 'Kijelentkezés' })).toBeVisible();
   }
-  // Signing in publishes nothing: the only signatures are the cache server's read requests (spec §4 settings load).
+  // Signing in publishes nothing: the only signatures are the cache server's read requests (spec §4 settings load,
+  // and since issue 12 the private counts), each signed through the tab's extension for its own op.
   await expect.poll(() => stub.signed.length).toBeGreaterThan(0);
   await a.waitForTimeout(1500);
   for (const e of stub.signed) {
     expect(e.kind).toBe(30078);
-    expect(e.tags[0]?.[2]).toMatch(/^get_/);
+    expect(e.tags[0]?.[2]).toMatch(/^(get_\w+|notification_counts|directmsg_count)$/);
   }
   expect(await queryRelay({ authors: [getPublicKey(sk)] })).toEqual([]);
 });
@@ -77,17 +80,22 @@ test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, rig
   await pin.fill('12');
   await pinAgain.fill('12');
   await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('A PIN-kódnak legalább 4 karakterből kell állnia.');
+  await expect(dialog.getByRole('alert')).toHaveText('A PIN-kódnak legalább 6 karakterből kell állnia.');
   await expect(pin).toHaveValue('12');
+  // 4 and 5 characters were enough before; new PINs need 6.
+  await pin.fill('12345');
+  await pinAgain.fill('12345');
+  await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('A PIN-kódnak legalább 6 karakterből kell állnia.');
 
-  await pin.fill('1234');
-  await pinAgain.fill('1243');
+  await pin.fill('123456');
+  await pinAgain.fill('123465');
   await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
   await expect(dialog.getByRole('alert')).toHaveText('A PIN-ek nem egyeznek');
-  await expect(pinAgain).toHaveValue('1243');
+  await expect(pinAgain).toHaveValue('123465');
   await expect(nsecField).toHaveValue(nsec);
 
-  await pinAgain.fill('1234');
+  await pinAgain.fill('123456');
   await dialog.getByRole('button', { name: 'Bejelentkezés', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(chip(page)).toContainText(name);
@@ -96,10 +104,10 @@ test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, rig
   await page.reload();
   const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
   await expect(prompt).toBeVisible();
-  await prompt.getByLabel('PIN-kód', { exact: true }).fill('9999');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('999999');
   await prompt.getByRole('button', { name: 'Feloldás' }).click();
   await expect(prompt.getByRole('alert')).toHaveText('Hibás PIN-kód. Próbáld újra!');
-  await prompt.getByLabel('PIN-kód', { exact: true }).fill('1234');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('123456');
   await prompt.getByRole('button', { name: 'Feloldás' }).click();
   await expect(prompt).toBeHidden();
   await expect(chip(page)).toContainText(name);
@@ -121,13 +129,70 @@ test('nsec login with a PIN: validation, PIN prompt after reload, wrong PIN, rig
   await expect(page.getByRole('dialog', { name: 'PIN-kód megadása' })).toHaveCount(0);
 });
 
+test('a key stored under an old 4-character PIN still unlocks; a notice that does not block asks for a new PIN', async ({ context }) => {
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page);
+  const sk = generateSecretKey();
+  const login = await page.evaluate(
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '864209', pinConfirm: '864209' }),
+    nsecEncode(sk),
+  );
+  expect(login.ok).toBe(true);
+  // What this browser would hold had the PIN been set before the 6-character rule.
+  const legacy = { method: 'nsec', pubkey: getPublicKey(sk), secret: await sealWithPin(bytesToHex(sk), '1234') };
+  await page.evaluate(
+    (record) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('strucc-account', 1);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('login', 'readwrite');
+          tx.objectStore('login').put(record, 'current');
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    legacy,
+  );
+  await page.reload();
+  const prompt = page.getByRole('dialog', { name: 'PIN-kód megadása' });
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('1234');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(chip(page)).toHaveAttribute('data-account-state', 'signedIn');
+
+  const notice = page.getByRole('status').filter({ hasText: 'A PIN-kódod rövidebb 6 karakternél' });
+  await expect(notice).toBeVisible();
+  // Nothing is in the way: the app is usable with the notice open.
+  await expect(page.getByRole('button', { name: 'Új bejegyzés' }).first()).toBeEnabled();
+  await notice.getByRole('link', { name: 'PIN-kód módosítása' }).click();
+  await expect(page).toHaveURL(/\/settings\/account#pin$/);
+  const form = page.getByRole('form', { name: 'PIN-kód módosítása' });
+  await form.getByLabel('Jelenlegi PIN-kód').fill('1234');
+  await form.getByLabel('Új PIN-kód', { exact: true }).fill('975310');
+  await form.getByLabel('Új PIN-kód újra').fill('975310');
+  await form.getByRole('button', { name: 'PIN-kód módosítása' }).click();
+  await expect(page.getByText('A PIN-kódot megváltoztattuk.')).toBeVisible();
+  await expect(page.getByText('A PIN-kódod rövidebb 6 karakternél', { exact: false })).toHaveCount(0);
+
+  await page.reload();
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('1234');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt.getByRole('alert')).toHaveText('Hibás PIN-kód. Próbáld újra!');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('975310');
+  await prompt.getByRole('button', { name: 'Feloldás' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(page.getByText('A PIN-kódod rövidebb 6 karakternél', { exact: false })).toHaveCount(0);
+});
+
 test('cancelling the PIN prompt leaves the account read-only', async ({ context }) => {
   await enableDevMode(context);
   const page = await context.newPage();
   await openApp(page);
   const sk = generateSecretKey();
   const result = await page.evaluate(
-    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '4321', pinConfirm: '4321' }),
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '432198', pinConfirm: '432198' }),
     nsecEncode(sk),
   );
   expect(result.ok).toBe(true);
@@ -169,7 +234,7 @@ test('a locked key: acting brings the PIN prompt back; once opened, the private 
   const sk = generateSecretKey();
   const pubkey = getPublicKey(sk);
   const result = await page.evaluate(
-    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '2468', pinConfirm: '2468' }),
+    (nsec) => (window.strucc!.api as unknown as { login: (r: unknown) => Promise<{ ok: boolean }> }).login({ method: 'nsec', nsec, pin: '246810', pinConfirm: '246810' }),
     nsecEncode(sk),
   );
   expect(result.ok).toBe(true);
@@ -182,7 +247,7 @@ test('a locked key: acting brings the PIN prompt back; once opened, the private 
   await page.getByRole('button', { name: 'Új bejegyzés' }).first().click();
   await expect(prompt).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Bejelentkezés' })).toHaveCount(0);
-  await prompt.getByLabel('PIN-kód', { exact: true }).fill('2468');
+  await prompt.getByLabel('PIN-kód', { exact: true }).fill('246810');
   await prompt.getByRole('button', { name: 'Feloldás' }).click();
   await expect(prompt).toBeHidden();
   await expect(chip(page)).toHaveAttribute('data-account-state', 'signedIn');

@@ -8,6 +8,16 @@ import { groupNotifications } from '../../src/components/notifications/group.ts'
 import { formatBadgeCount } from '../../src/lib/format.ts';
 import { cacheRequest, firstPushed } from './support/cache-client.ts';
 import { installNip07Stub } from './support/nip07-stub.ts';
+import { finalizeEvent } from 'nostr-tools/pure';
+
+/** The counts are private (issue 12): asked for with the user's fresh signed request, as the worker does. */
+const countsRequest = () => ({
+  pubkey: DEMO_LOGIN.pubkey,
+  event_from_user: finalizeEvent(
+    { kind: 30078, tags: [['d', 'Primal-Web App', 'notification_counts']], content: '{"description":"notification_counts"}', created_at: Math.floor(Date.now() / 1000) },
+    DEMO_LOGIN.secretKey,
+  ),
+});
 
 const base = () => process.env.STRUCC_URL!;
 const THEMES = ['sunrise', 'sunset', 'midnight', 'ice'] as const;
@@ -53,7 +63,7 @@ test('a guest gets a Hungarian prompt to sign in instead of a list', async ({ pa
 
 test('the unread badge shows the server count, and viewing the list marks it seen', async ({ context }) => {
   const summary = await Promise.race([
-    firstPushed('notification_counts', { pubkey: DEMO_LOGIN.pubkey }, (o) => o.kind === 10000112),
+    firstPushed('notification_counts', countsRequest(), (o) => o.kind === 10000112),
     new Promise<null>((r) => setTimeout(() => r(null), 6000)),
   ]);
   const unread = summary ? sumNotificationCounts(summary) : 0;
@@ -75,7 +85,7 @@ test('the unread badge shows the server count, and viewing the list marks it see
   // The server stored the seen mark: its counters are back to zero.
   await expect
     .poll(async () => {
-      const s = await firstPushed('notification_counts', { pubkey: DEMO_LOGIN.pubkey }, (o) => o.kind === 10000112);
+      const s = await firstPushed('notification_counts', countsRequest(), (o) => o.kind === 10000112);
       return sumNotificationCounts(s);
     })
     .toBe(0);

@@ -11,7 +11,7 @@ import { baseUrl, type Driven, openApp, signIn } from './support/session.ts';
 /** The user's server-saved settings (protocol §3.9 get_app_settings). */
 async function storedSettings(secretKey: Uint8Array): Promise<Record<string, unknown>> {
   const event = finalizeEvent(
-    { kind: 30078, created_at: Math.floor(Date.now() / 1000), tags: [['d', 'Primal-Web App']], content: JSON.stringify({ description: 'Sync app settings' }) },
+    { kind: 30078, created_at: Math.floor(Date.now() / 1000), tags: [['d', 'Primal-Web App', 'get_app_settings']], content: JSON.stringify({ description: 'Sync app settings' }) },
     secretKey,
   );
   const reply = await cacheRequest('get_app_settings', { event_from_user: event });

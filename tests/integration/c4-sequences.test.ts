@@ -10,7 +10,8 @@ import { nip19 } from 'nostr-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
-import { DEMO_LOGIN_PUBKEY, HOUSE_PUBKEY } from '../../server/demo/accounts.ts';
+import { finalizeEvent } from 'nostr-tools/pure';
+import { DEMO_LOGIN, DEMO_LOGIN_PUBKEY, HOUSE_PUBKEY } from '../../server/demo/accounts.ts';
 import { CacheClient, content, ofKind, type Reply } from './cache-client.ts';
 
 let server: RunningServer;
@@ -55,6 +56,13 @@ async function expectPushes(command: string, kwargs: Record<string, unknown>): P
 
 const me = DEMO_LOGIN_PUBKEY;
 
+/**
+ * The user's own counts and seen mark are private since issue 12: our client asks for them with a
+ * fresh signed request (protocol C.1 pattern, op = the command) of the signed-in key.
+ */
+const ownRequest = (op: string) =>
+  finalizeEvent({ kind: 30078, tags: [['d', 'Primal-Web App', op]], content: JSON.stringify({ description: op }), created_at: Math.floor(Date.now() / 1000) }, DEMO_LOGIN.secretKey);
+
 describe('Part C §C.4 request sequences', () => {
   it('logged out, /home', async () => {
     client.send(JSON.stringify(['CLOSE', 'notif_stats_x']));
@@ -75,9 +83,11 @@ describe('Part C §C.4 request sequences', () => {
   });
 
   it('read-only npub login, /home', async () => {
-    const counts = await expectPushes('notification_counts', { pubkey: me });
-    expect(counts).toMatchObject({ kind: 10000112, pubkey: me });
-    await expectData('get_notifications_seen', { pubkey: me });
+    // Without a key nothing private is answered: the observed unsigned forms now get a NOTICE.
+    for (const command of ['notification_counts', 'get_notifications_seen', 'directmsg_count']) {
+      const reply = await client.req(`c4_${++sub}`, command, { pubkey: me });
+      expect(reply.notices, command).toHaveLength(1);
+    }
     await expectData('get_user_relays', { pubkey: me });
     await expectData('user_infos', { pubkeys: [me] });
     await expectData('get_bookmarks', { pubkey: me }, true);
@@ -87,9 +97,15 @@ describe('Part C §C.4 request sequences', () => {
     await expectData('replaceable_event', { pubkey: me, kind: 10555 }, true);
     await expectData('mutelists', { pubkey: me, extended_response: true }, true);
     await expectData('allowlist', { pubkey: me, extended_response: true }, true);
-    const dms = await expectPushes('directmsg_count', { pubkey: me });
-    expect(dms.kind).toBe(10000117);
     await expectData('live_events_from_follows', { user_pubkey: me }, true);
+  });
+
+  it('nsec login, /home: the private counts in their signed form', async () => {
+    const counts = await expectPushes('notification_counts', { pubkey: me, event_from_user: ownRequest('notification_counts') });
+    expect(counts).toMatchObject({ kind: 10000112, pubkey: me });
+    await expectData('get_notifications_seen', { pubkey: me, event_from_user: ownRequest('get_notifications_seen') });
+    const dms = await expectPushes('directmsg_count', { pubkey: me, event_from_user: ownRequest('directmsg_count') });
+    expect(dms.kind).toBe(10000117);
   });
 
   it('/reads', async () => {
@@ -123,7 +139,7 @@ describe('Part C §C.4 request sequences', () => {
     const found = await expectData('mega_feed_directive', { spec: JSON.stringify({ id: 'advsearch', query: 'Balaton' }), limit: 20 });
     expect(found.events.some((e) => e.kind === 1 && String(e.content).includes('Balaton'))).toBe(true);
     await expectData('membership_legends_leaderboard', { order_by: 'last_donation', limit: 20 });
-    await expectData('get_directmsg_contacts', { user_pubkey: me, relation: 'any', limit: 20 });
+    await expectData('get_directmsg_contacts', { user_pubkey: me, relation: 'any', limit: 20, event_from_user: ownRequest('get_directmsg_contacts') });
     const notifications = await expectData('get_notifications', { pubkey: me, limit: 100, type_group: 'all', user_pubkey: me });
     expect(ofKind(notifications.events, 10000110).length).toBeGreaterThan(0);
     const bookmarkOwner = HOUSE_PUBKEY;

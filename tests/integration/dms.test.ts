@@ -25,14 +25,17 @@ describe.each(['sqlite', 'postgres'] as const)('direct messages (%s)', (store) =
   let base = 0;
   const m: Record<string, VerifiedEvent> = {};
 
+  /** Unread counts are the owner's: the listing is asked for with the owner's signed request. */
   const contacts = async (c: CacheClient, kwargs: Obj) => {
-    const r = await c.req(`c${Math.random()}`, 'get_directmsg_contacts', kwargs);
+    const owner = [srv.net.alice, srv.net.bob, srv.net.carol, dave, frank].find((p) => p.pk === kwargs.user_pubkey)!;
+    const r = await c.req(`c${Math.random()}`, 'get_directmsg_contacts', { ...kwargs, event_from_user: signed(owner, 'get_directmsg_contacts') });
     expect(r.notices).toEqual([]);
     const summary = content<Record<string, DmInfo>>(ofKind(r.events, 10000118)[0]);
     const range = content<{ elements: string[]; order_by: string }>(r.events.at(-1));
     return { r, summary, range };
   };
-  const signed = (who: Person, op: string, at = srv.ctx.now()) => sign(who, 30078, at, '', [['d', 'Primal-Web App', op]]);
+  const signed = (who: Person, op: string, at = srv.ctx.now(), body: Obj = { description: op }) =>
+    sign(who, 30078, at, JSON.stringify(body), [['d', 'Primal-Web App', op]]);
   const pushes = (c: CacheClient, subid: string) => c.frames.filter((f) => f.msg[0] === 'EVENT' && f.msg[1] === subid);
   const total = async (pk: string) =>
     Number((await srv.ctx.db.get<{ cnt: number | string }>("SELECT cnt FROM dm_threads WHERE owner = ? AND peer = ''", [pk]))?.cnt ?? 0);
@@ -114,17 +117,17 @@ describe.each(['sqlite', 'postgres'] as const)('direct messages (%s)', (store) =
     const c = await srv.connect();
     const { alice, bob, carol } = srv.net;
     await c.enableZlib();
-    const r = await c.req('dmc', 'directmsg_count', { pubkey: alice.pk });
+    const r = await c.req('dmc', 'directmsg_count', { pubkey: alice.pk, event_from_user: signed(alice, 'directmsg_count') });
     expect(r.frames.map((f) => [f.binary, f.msg[0]])).toEqual([
       [true, 'EVENTS'],
       [false, 'EOSE'],
     ]);
-    await c.req('dmc2', 'directmsg_count_2', { pubkey: alice.pk });
+    await c.req('dmc2', 'directmsg_count_2', { pubkey: alice.pk, event_from_user: signed(alice, 'directmsg_count') });
     await c.until(() => pushes(c, 'dmc').length > 0 && pushes(c, 'dmc2').length > 0, 'dm count pushes');
     expect(pushes(c, 'dmc')[0]).toEqual({ binary: false, msg: ['EVENT', 'dmc', { kind: 10000117, cnt: 4 }] });
     expect(pushes(c, 'dmc2')[0].msg[2]).toEqual({ kind: 10000134, content: '4' });
 
-    const reset = await c.req('reset', 'reset_directmsg_count', { event_from_user: signed(alice, 'reset_direct_message_count'), sender: bob.pk });
+    const reset = await c.req('reset', 'reset_directmsg_count', { event_from_user: signed(alice, 'reset_direct_message_count', srv.ctx.now(), { sender: bob.pk }) });
     expect(reset.notices).toEqual([]);
     expect(reset.events).toEqual([]);
     const seen = pushes(c, 'dmc').length;
@@ -160,7 +163,7 @@ describe.each(['sqlite', 'postgres'] as const)('direct messages (%s)', (store) =
     }
     expect(await total(alice.pk)).toBe(before);
     // bob's valid signature resets bob's counters, never alice's.
-    await c.req('b', 'reset_directmsg_count', { event_from_user: signed(bob, 'reset_direct_message_count'), sender: carol.pk });
+    await c.req('b', 'reset_directmsg_count', { event_from_user: signed(bob, 'reset_direct_message_count', srv.ctx.now(), { sender: carol.pk }) });
     await c.req('b2', 'reset_directmsg_counts', { event_from_user: signed(bob, 'mark_all_dms_as_read') });
     expect(await total(alice.pk)).toBe(before);
     const { summary } = await contacts(c, { user_pubkey: alice.pk });

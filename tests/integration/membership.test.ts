@@ -32,11 +32,12 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
   let n = 0;
   const sub = () => `m${++n}`;
   const now = () => t.clock.now;
-  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate> & { content: string }) =>
-    finalizeEvent({ kind: 30078, tags: [['d', 'Primal-Web App']], created_at: now(), ...tmpl }, sk);
-  const signed = (sk: Uint8Array, body: Record<string, unknown> = {}) => sign(sk, { content: JSON.stringify(body) });
+  /** A signed request (protocol C.1) for `op`; each membership command's op is its own name. */
+  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate> & { content: string }, op = 'membership_change_name') =>
+    finalizeEvent({ kind: 30078, tags: [['d', 'Primal-Web App', op]], created_at: now(), ...tmpl }, sk);
+  const signed = (sk: Uint8Array, body: Record<string, unknown> = {}, op?: string) => sign(sk, { content: JSON.stringify(body) }, op);
   const ask = (c: CacheClient, command: string, sk: Uint8Array, body: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-    c.req(sub(), command, { event_from_user: signed(sk, body), ...extra });
+    c.req(sub(), command, { event_from_user: signed(sk, body, command), ...extra });
   const status = async (sk: Uint8Array, c = v1) => content(ofKind((await ask(c, 'membership_status', sk)).events, REPLY)[0]);
   const nip05 = async (name: string) => jsonOf<{ names: Record<string, string> }>(await http('GET', `${t.base}/.well-known/nostr.json?name=${name}`)).names;
   const pay = (id: string) => http('POST', `${t.base}/api/demo/pay-quote`, { body: JSON.stringify({ membership_quote_id: id }), headers: { 'Content-Type': 'application/json' } });
@@ -172,7 +173,7 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
         expect(r.frames.at(-1)?.msg[0]).toBe('EOSE');
       }
     }
-    const buy = { ...signed(alice, { name: 'x', product_id: '12-months-premium' }), content: JSON.stringify({ name: 'y', product_id: '12-months-premium' }) };
+    const buy = { ...signed(alice, { name: 'x', product_id: '12-months-premium' }, 'membership_purchase_product'), content: JSON.stringify({ name: 'y', product_id: '12-months-premium' }) };
     expect((await wallet.req(sub(), 'membership_purchase_product', { event_from_user: buy })).notices[0]).toMatch(/bad signature/);
     // A pubkey argument never redirects the action: carol (no premium) cannot rename anyone.
     const foreign = await ask(wallet, 'membership_change_name', carol, { name: 'carolx', pubkey: alicePk }, { pubkey: alicePk });
@@ -230,7 +231,7 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
 
   it('rebroadcasts the member’s events to the relays of their list, pushing progress', async () => {
     const statusSub = sub();
-    const watch = await wallet.req(statusSub, 'rebroadcasting_status', { event_from_user: signed(alice) });
+    const watch = await wallet.req(statusSub, 'rebroadcasting_status', { event_from_user: signed(alice, {}, 'rebroadcasting_status') });
     expect(watch.events).toEqual([]);
     const started = await ask(wallet, 'membership_content_rebroadcast_start', alice, {});
     expect(started.notices).toEqual([]);
@@ -246,7 +247,7 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     await db.run(`UPDATE membership_rebroadcasts SET status = 'running', done = 5, cursor_created_at = ?, cursor_id = ? WHERE pubkey = ?`, [Number(fifth!.created_at), fifth!.id, alicePk]);
     await resumeRebroadcasts(t.server.ctx);
     const resumedSub = sub();
-    await wallet.req(resumedSub, 'rebroadcasting_status', { event_from_user: signed(alice) });
+    await wallet.req(resumedSub, 'rebroadcasting_status', { event_from_user: signed(alice, {}, 'rebroadcasting_status') });
     const resumed = () => wallet.frames.filter((f) => f.msg[0] === 'EVENT' && f.msg[1] === resumedSub).map((f) => content(f.msg[2] as Record<string, unknown>));
     await wallet.until(() => resumed().some((p) => p.status === 'done'), 'resumed rebroadcast done');
     expect(resumed().at(-1)).toMatchObject({ status: 'done', done: 8, total: 8 });

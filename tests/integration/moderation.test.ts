@@ -17,7 +17,8 @@ describe.each(['sqlite', 'postgres'] as const)('content moderation (%s)', (store
   let now: number;
   const [vera, walt, vera2, A, B, C, D, X, owner, S1, S2, S3, operator] = Array.from({ length: 13 }, person);
   const n: Record<string, ReturnType<typeof sign>> = {};
-  const appData = (who: Who, body: unknown) => sign(who, 30078, now, JSON.stringify(body), [['d', 'Primal-Web App']]);
+  /** A signed request (protocol C.1) for `op`; its parameters are in the signed content. */
+  const appData = (who: Who, body: unknown, op = 'set_app_settings') => sign(who, 30078, now, JSON.stringify(body), [['d', 'Primal-Web App', op]]);
 
   const feedIds = async (viewer: Who, sub: string) => {
     const r = await c.req(sub, 'feed', { pubkey: viewer.pk, notes: 'follows', include_replies: true, limit: 100, user_pubkey: viewer.pk });
@@ -119,12 +120,12 @@ describe.each(['sqlite', 'postgres'] as const)('content moderation (%s)', (store
   });
 
   it('stores reports only from valid signed events', async () => {
-    const ok = await c.req('r1', 'report_user', { pubkey: S1.pk, event_from_user: appData(walt, { reason: 'spam' }) });
+    const ok = await c.req('r1', 'report_user', { event_from_user: appData(walt, { pubkey: S1.pk, reason: 'spam' }, 'report_user') });
     expect([ok.events, ok.notices]).toEqual([[], []]);
-    const note = await c.req('r2', 'report_note', { event_id: n.rS1.id, event_from_user: appData(walt, {}) });
+    const note = await c.req('r2', 'report_note', { event_from_user: appData(walt, { event_id: n.rS1.id }, 'report_note') });
     expect(note.notices).toEqual([]);
-    const forged = { ...appData(vera, {}), content: 'más' };
-    const bad = await c.req('r3', 'report_user', { pubkey: B.pk, event_from_user: forged });
+    const forged = { ...appData(vera, { pubkey: S1.pk }, 'report_user'), content: JSON.stringify({ pubkey: B.pk }) };
+    const bad = await c.req('r3', 'report_user', { event_from_user: forged });
     expect(bad.notices[0]).toMatch(/signature/);
     const rows = await srv.ctx.db.all<{ reporter: string; target: string }>('SELECT reporter, target FROM reports ORDER BY target_type');
     expect(rows).toEqual(
@@ -134,7 +135,7 @@ describe.each(['sqlite', 'postgres'] as const)('content moderation (%s)', (store
       ]),
     );
     expect(rows.some((r) => r.target === B.pk)).toBe(false);
-    const online = await c.req('o1', 'set_last_time_user_was_online', { event_from_user: sign(walt, 30078, now, String(now - 5)) });
+    const online = await c.req('o1', 'set_last_time_user_was_online', { event_from_user: sign(walt, 30078, now, String(now - 5), [['d', 'Primal-Web App', 'set_last_time_user_was_online']]) });
     expect(online.notices).toEqual([]);
     const at = await srv.ctx.db.get<{ online_at: number | string }>('SELECT online_at FROM user_last_online WHERE pubkey = ?', [walt.pk]);
     expect(Number(at?.online_at)).toBe(now - 5);

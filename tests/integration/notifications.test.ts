@@ -195,26 +195,30 @@ describe.each(['sqlite', 'postgres'] as const)('notifications (%s)', (store) => 
     expect(await mentions()).toHaveLength(1);
   });
 
+  /** The owner's fresh signed request for a private read (protocol C.1). */
+  const own = (who: Person, op: string) => sign(who, 30078, srv.ctx.now(), JSON.stringify({ description: op }), [['d', 'Primal-Web App', op]]);
+
   it('counts push once a second, reset by set_notifications_seen, and stop after CLOSE', async () => {
     const c = await srv.connect();
     await c.enableZlib();
-    const r = await c.req('cnt', 'notification_counts', { pubkey: dave.pk });
+    const r = await c.req('cnt', 'notification_counts', { pubkey: dave.pk, event_from_user: own(dave, 'notification_counts') });
     expect(r.frames.map((f) => f.msg[0])).toEqual(['EVENTS', 'EOSE']);
     await c.until(() => push(c, 'cnt').length >= 1, 'counts push');
     const first = push(c, 'cnt')[0];
     expect(first.binary).toBe(false);
     expect(first.msg[2]).toMatchObject({ kind: 10000112, pubkey: dave.pk, '1': 1, '3': 1, '4': 1, '5': 1, '6': 1, '7': 0 });
-    await c.req('cnt2', 'notification_counts_2', { pubkey: dave.pk });
+    await c.req('cnt2', 'notification_counts_2', { pubkey: dave.pk, event_from_user: own(dave, 'notification_counts') });
     await c.until(() => push(c, 'cnt2').length >= 1, 'counts_2 push');
     const second = push(c, 'cnt2')[0].msg[2] as Obj;
     expect(second).toMatchObject({ kind: 10000132, pubkey: dave.pk });
     expect(content(second)).toMatchObject({ '3': 1, '6': 1 });
 
-    const seenAt = base + 500;
+    // The seen mark is the request's created_at, which must be fresh: a signed request is good for five minutes.
+    const seenAt = srv.ctx.now();
     const mark = sign(dave, 30078, seenAt, '', [['d', 'Primal-Web App', 'notifications_laste_seen']]);
     const set = await c.req('seen', 'set_notifications_seen', { event_from_user: mark });
     expect(set.notices).toEqual([]);
-    const got = await c.req('getseen', 'get_notifications_seen', { pubkey: dave.pk });
+    const got = await c.req('getseen', 'get_notifications_seen', { pubkey: dave.pk, event_from_user: own(dave, 'get_notifications_seen') });
     expect(got.events).toEqual([{ kind: 10000111, content: String(seenAt) }]);
     const count = push(c, 'cnt').length;
     await c.until(() => push(c, 'cnt').length > count, 'counts push after reset');
@@ -227,20 +231,20 @@ describe.each(['sqlite', 'postgres'] as const)('notifications (%s)', (store) => 
     const stopped = push(c, 'cnt').length + push(c, 'cnt2').length;
     await new Promise((resolve) => setTimeout(resolve, 1300));
     expect(push(c, 'cnt').length + push(c, 'cnt2').length).toBe(stopped);
-    const fresh = await c.req('fresh', 'get_notifications_seen', { pubkey: erin.pk });
+    const fresh = await c.req('fresh', 'get_notifications_seen', { pubkey: erin.pk, event_from_user: own(erin, 'get_notifications_seen') });
     expect(fresh.events).toEqual([{ kind: 10000111, content: '0' }]);
   });
 
   it('answers bad async arguments with NOTICE and EOSE, and a re-used subid replaces its subscription', async () => {
     const c = await srv.connect();
     for (const command of ['notification_counts', 'notification_counts_2', 'notifications']) {
-      const r = await c.req('nc', command, { pubkey: 'nem-hex' });
+      const r = await c.req('nc', command, { pubkey: 'nem-hex', event_from_user: own(dave, command.replace(/_2$/, '')) });
       expect(r.notices).toEqual(['invalid pubkey: expected 64 hex characters']);
       expect(r.frames.at(-1)?.msg).toEqual(['EOSE', 'nc']);
     }
-    expect((await c.req('nc', 'notification_counts', {})).notices).toEqual(['missing pubkey']);
-    await c.req('re', 'notification_counts', { pubkey: dave.pk });
-    await c.req('re', 'directmsg_count', { pubkey: dave.pk });
+    expect((await c.req('nc', 'notification_counts', {})).notices).toEqual(['notification_counts needs a signed event_from_user of the user']);
+    await c.req('re', 'notification_counts', { pubkey: dave.pk, event_from_user: own(dave, 'notification_counts') });
+    await c.req('re', 'directmsg_count', { pubkey: dave.pk, event_from_user: own(dave, 'directmsg_count') });
     const kinds = () => push(c, 're').map((f) => (f.msg[2] as Obj).kind);
     await c.until(() => kinds().includes(10000117), 'push on the re-used subid');
     const from = kinds().indexOf(10000117);
@@ -253,7 +257,7 @@ describe.each(['sqlite', 'postgres'] as const)('notifications (%s)', (store) => 
     const c = await srv.connect();
     const { alice, carol } = srv.net;
     const now = srv.ctx.now();
-    const good = sign(carol, 30078, now, '', [['d', 'Primal-Web App']]);
+    const good = sign(carol, 30078, now, '', [['d', 'Primal-Web App', 'notifications_laste_seen']]);
     const cases: [unknown, string][] = [
       [{ ...good, sig: good.sig.replace(/^./, good.sig[0] === 'a' ? 'b' : 'a') }, 'invalid event_from_user: bad signature'],
       [{ ...good, pubkey: alice.pk }, 'invalid event_from_user: bad signature'],
@@ -266,8 +270,9 @@ describe.each(['sqlite', 'postgres'] as const)('notifications (%s)', (store) => 
       expect(r.notices).toEqual([reason]);
       expect(r.frames.at(-1)?.msg).toEqual(['EOSE', 'forged']);
     }
-    for (const pk of [alice.pk, carol.pk]) {
-      expect((await c.req('s', 'get_notifications_seen', { pubkey: pk })).events).toEqual([{ kind: 10000111, content: '0' }]);
+    for (const who of [alice, carol]) {
+      const seen = await c.req('s', 'get_notifications_seen', { pubkey: who.pk, event_from_user: own(who, 'get_notifications_seen') });
+      expect(seen.events).toEqual([{ kind: 10000111, content: '0' }]);
     }
     const cnt = await srv.ctx.db.get<{ n: number | string }>('SELECT SUM(cnt) AS n FROM notification_counts WHERE pubkey = ?', [carol.pk]);
     expect(Number(cnt?.n)).toBeGreaterThan(0);
@@ -275,7 +280,7 @@ describe.each(['sqlite', 'postgres'] as const)('notifications (%s)', (store) => 
 
   it('pushes new notifications live and takes deleted ones back', async () => {
     const c = await srv.connect();
-    await c.req('live', 'notifications', { pubkey: dave.pk });
+    await c.req('live', 'notifications', { pubkey: dave.pk, event_from_user: own(dave, 'notifications') });
     const like = sign(erin, 7, srv.ctx.now(), '+', [['e', ev.m.id], ['p', dave.pk]]);
     await load([like]);
     await c.until(() => push(c, 'live').length >= 1, 'notification push');

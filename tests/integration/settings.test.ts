@@ -15,8 +15,10 @@ describe.each(['sqlite', 'postgres'] as const)('settings and catalogue (%s)', (s
   let srv: CacheTestServer;
   let c: CacheClient;
   let now: number;
-  const appData = (who: Who, body: unknown, at = now, kind = 30078) =>
-    sign(who, kind, at, JSON.stringify(body), [['d', 'Primal-Web App', 'test']]);
+  /** A signed request (protocol C.1) for `op`. */
+  const appData = (who: Who, body: unknown, at = now, kind = 30078, op = 'set_app_settings') =>
+    sign(who, kind, at, JSON.stringify(body), [['d', 'Primal-Web App', op]]);
+  const getRequest = (who: Who, body: unknown = {}) => appData(who, body, now, 30078, 'get_app_settings');
 
   beforeAll(async () => {
     srv = await startCacheServer(store);
@@ -49,12 +51,12 @@ describe.each(['sqlite', 'postgres'] as const)('settings and catalogue (%s)', (s
 
   it('returns stored defaults first, then the merged saved settings', async () => {
     const u = person();
-    expect((await c.req('g0', 'get_app_settings_2', { event_from_user: appData(u, {}) })).events).toEqual([]);
-    const first = await c.req('g1', 'get_app_settings', { event_from_user: appData(u, { description: 'x' }) });
+    expect((await c.req('g0', 'get_app_settings_2', { event_from_user: getRequest(u) })).events).toEqual([]);
+    const first = await c.req('g1', 'get_app_settings', { event_from_user: getRequest(u, { description: 'x' }) });
     expect(first.events).toHaveLength(1);
     expect(first.events[0]).toMatchObject({ kind: 10000103, id: '0'.repeat(64), pubkey: '0'.repeat(64) });
     expect((await getUserSettings(srv.ctx.db, u.pk))?.theme).toBe('sunrise');
-    const again = await c.req('g2', 'get_app_settings_2', { event_from_user: appData(u, {}) });
+    const again = await c.req('g2', 'get_app_settings_2', { event_from_user: getRequest(u) });
     expect(again.events[0].kind).toBe(10000103);
 
     const save = await c.req('s1', 'set_app_settings', { settings_event: appData(u, { theme: 'midnight', sajat: 1 }) });
@@ -62,7 +64,7 @@ describe.each(['sqlite', 'postgres'] as const)('settings and catalogue (%s)', (s
     expect(save.events).toHaveLength(1);
     expect(content(save.events[0])).toMatchObject({ theme: 'midnight', sajat: 1, defaultZapAmount: 42 });
     await c.req('s2', 'set_app_settings', { settings_event: appData(u, { theme: 'ice' }) });
-    const got = await c.req('g3', 'get_app_settings', { event_from_user: appData(u, {}) });
+    const got = await c.req('g3', 'get_app_settings', { event_from_user: getRequest(u) });
     expect(got.events[0]).toMatchObject({ kind: 30078, pubkey: u.pk });
     expect(content(got.events[0])).toMatchObject({ theme: 'ice', sajat: 1, animated: true });
     expect(await getUserSettings(srv.ctx.db, u.pk)).toMatchObject({ theme: 'ice', sajat: 1 });
@@ -90,9 +92,9 @@ describe.each(['sqlite', 'postgres'] as const)('settings and catalogue (%s)', (s
       expect(r.frames.at(-1)?.msg[0]).toBe('EOSE');
     }
     expect((await getUserSettings(srv.ctx.db, u.pk))?.theme).toBe('sunset');
-    const badGet = await c.req('bad-get', 'get_app_settings', { event_from_user: forged });
+    const badGet = await c.req('bad-get', 'get_app_settings', { event_from_user: { ...getRequest(u), content: forged.content } });
     expect(badGet.notices[0]).toMatch(/signature/);
-    const notObject = await c.req('bad-content', 'set_app_settings', { settings_event: sign(u, 30078, now, '[1,2]') });
+    const notObject = await c.req('bad-content', 'set_app_settings', { settings_event: sign(u, 30078, now, '[1,2]', [['d', 'Primal-Web App', 'set_app_settings']]) });
     expect(notObject.notices[0]).toMatch(/JSON object/);
     // A stranger's own valid event only ever changes the stranger's settings.
     await c.req('own', 'set_app_settings', { settings_event: appData(stranger, { theme: 'midnight' }) });
@@ -102,11 +104,12 @@ describe.each(['sqlite', 'postgres'] as const)('settings and catalogue (%s)', (s
 
   it('round-trips sub-settings and falls back to the default feed lists', async () => {
     const u = person();
-    const get = (subkey: string, sub: string) => c.req(sub, 'get_app_subsettings', { event_from_user: appData(u, { subkey }) });
+    const get = (subkey: string, sub: string, op = 'get_app_subsettings_home') =>
+      c.req(sub, 'get_app_subsettings', { event_from_user: appData(u, { subkey }, now, 30078, op) });
     expect(content<unknown[]>((await get('user-home-feeds', 'h0')).events[0])).toEqual(HOME_FEEDS);
-    expect(content<unknown[]>((await get('user-reads-feeds', 'r0')).events[0])).toEqual(READS_FEEDS);
+    expect(content<unknown[]>((await get('user-reads-feeds', 'r0', 'get_app_subsettings_reads')).events[0])).toEqual(READS_FEEDS);
     const mine = [{ name: 'Saját', spec: '{"id":"latest","kind":"notes"}', description: 'x', enabled: true }];
-    const set = await c.req('hs', 'set_app_subsettings', { event_from_user: appData(u, { subkey: 'user-home-feeds', settings: mine }) });
+    const set = await c.req('hs', 'set_app_subsettings', { event_from_user: appData(u, { subkey: 'user-home-feeds', settings: mine }, now, 30078, 'set_app_subsettings_home') });
     expect([set.events, set.notices]).toEqual([[], []]);
     const back = await get('user-home-feeds', 'h1');
     expect(back.events[0].kind).toBe(10000155);

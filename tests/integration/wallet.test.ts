@@ -20,8 +20,12 @@ describe.each(['sqlite', 'postgres'] as const)('wallet socket (%s)', (store) => 
   let ws: CacheClient;
   let n = 0;
   const sub = () => `w${++n}`;
-  const op = (sk: Uint8Array, kind: number, body: unknown) =>
-    finalizeEvent({ kind, tags: [], content: typeof body === 'string' ? body : JSON.stringify(body), created_at: t.clock.now }, sk);
+  /** A wallet operation tagged with its op (protocol C.1); malformed bodies are tagged exchange_rate so the content check is what refuses them. */
+  const op = (sk: Uint8Array, kind: number, body: unknown) => {
+    const named = Array.isArray(body) && ['exchange_rate', 'withdraw', 'is_user', 'nwc_connect'].includes(body[0]) ? (body[0] as string) : 'exchange_rate';
+    const content = typeof body === 'string' ? body : JSON.stringify(body);
+    return finalizeEvent({ kind, tags: [['d', 'Primal-Web App', named]], content, created_at: t.clock.now }, sk);
+  };
   const wallet = (event: unknown) => ws.req(sub(), 'wallet', { operation_event: event });
 
   beforeAll(async () => {
@@ -105,7 +109,7 @@ describe.each(['sqlite', 'postgres'] as const)('wallet socket (%s)', (store) => 
 
   it('serves membership commands and survives bad frames', async () => {
     const status = await ws.req(sub(), 'membership_status', {
-      event_from_user: finalizeEvent({ kind: 30078, tags: [['d', 'Primal-Web App']], content: '{"description":"status"}', created_at: t.clock.now }, alice),
+      event_from_user: finalizeEvent({ kind: 30078, tags: [['d', 'Primal-Web App', 'get_membership_status']], content: '{"description":"status"}', created_at: t.clock.now }, alice),
     });
     expect(content(status.events[0])).toMatchObject({ pubkey: alicePk, tier: 'none', used_storage: 0 });
     expect((await ws.req(sub(), 'feed', {})).notices).toEqual(['unknown api request']);

@@ -4,6 +4,7 @@ import { nsecEncode, npubEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { AccountService } from '../../worker/account.ts';
 import { bytesToHex, EXTENSION_NOT_FOUND } from '../../worker/keys.ts';
+import { sealWithPin } from '../../worker/pin.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
 import type { AccountSnapshot, CacheObject, CacheReply, NostrEvent, SignerBridge } from '../../worker/types.ts';
 
@@ -80,7 +81,7 @@ describe('AccountService (worker, real crypto, in-memory storage)', () => {
     expect(await s.loginWith({ method: 'nsec', nsec: nsecEncode(generateSecretKey()), pin: '12', pinConfirm: '12' })).toEqual({
       ok: false,
       code: 'invalid-pin',
-      message: 'A PIN-kódnak legalább 4 karakterből kell állnia.',
+      message: 'A PIN-kódnak legalább 6 karakterből kell állnia.',
     });
   });
 
@@ -88,7 +89,7 @@ describe('AccountService (worker, real crypto, in-memory storage)', () => {
     const sk = generateSecretKey();
     const storage = new MemoryStorage();
     const first = service({ request: fakeServer().request, storage });
-    expect(await first.loginWith({ method: 'nsec', nsec: nsecEncode(sk), pin: '4321', pinConfirm: '4321' })).toEqual({ ok: true });
+    expect(await first.loginWith({ method: 'nsec', nsec: nsecEncode(sk), pin: '432198', pinConfirm: '432198' })).toEqual({ ok: true });
     const stored = JSON.stringify(await storage.loadLogin());
     expect(stored).toContain('strucc-pin1:');
     expect(stored).not.toContain(bytesToHex(sk));
@@ -99,10 +100,37 @@ describe('AccountService (worker, real crypto, in-memory storage)', () => {
     second.boot();
     await until(() => second.snapshot().login.state === 'pinPrompt', 'PIN prompt');
     expect(second.snapshot().login).toMatchObject({ pubkey: getPublicKey(sk), hasPinSecret: true });
-    expect(await second.unlock('0000')).toEqual({ ok: false, code: 'bad-cipher' });
-    expect(await second.unlock('4321')).toEqual({ ok: true });
+    expect(await second.unlock('000000')).toEqual({ ok: false, code: 'bad-cipher' });
+    expect(await second.unlock('432198')).toEqual({ ok: true });
+    expect(second.snapshot().login.weakPin).toBe(false);
     const signed = await second.signer.sign({ kind: 1, tags: [], content: 'x', created_at: 1 });
     expect(signed.pubkey).toBe(getPublicKey(sk));
+  });
+
+  it('a key stored under an old 4-character PIN still unlocks, then asks for a new PIN until one is set', async () => {
+    const sk = generateSecretKey();
+    const storage = new MemoryStorage();
+    // What the app stored before the 6-character rule.
+    await storage.saveLogin({ method: 'nsec', pubkey: getPublicKey(sk), secret: await sealWithPin(bytesToHex(sk), '1234') });
+    const s = service({ request: fakeServer().request, storage });
+    s.boot();
+    await until(() => s.snapshot().login.state === 'pinPrompt', 'PIN prompt');
+    expect(await s.unlock('1234')).toEqual({ ok: true });
+    expect(s.snapshot().login).toMatchObject({ state: 'signedIn', hasPinSecret: true, weakPin: true });
+
+    expect(await s.changePin('9999', '135790', '135790')).toEqual({ ok: false, code: 'bad-cipher' });
+    expect(await s.changePin('1234', '13579', '13579')).toEqual({ ok: false, code: 'invalid-pin', message: 'A PIN-kódnak legalább 6 karakterből kell állnia.' });
+    expect(s.snapshot().login.weakPin).toBe(true);
+    expect(await s.changePin('1234', '135790', '135790')).toEqual({ ok: true });
+    expect(s.snapshot().login.weakPin).toBe(false);
+    s.dispose();
+
+    const next = service({ request: fakeServer().request, storage });
+    next.boot();
+    await until(() => next.snapshot().login.state === 'pinPrompt', 'PIN prompt');
+    expect(await next.unlock('1234')).toEqual({ ok: false, code: 'bad-cipher' });
+    expect(await next.unlock('135790')).toEqual({ ok: true });
+    expect(next.snapshot().login.weakPin).toBe(false);
   });
 
   it('read-only npub login: actions that sign say sign-no-nsec', async () => {

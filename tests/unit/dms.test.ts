@@ -194,7 +194,7 @@ describe('dm worker side', () => {
         subs.push(entry);
         return { subid: 's', close: () => void (entry.closed = true) };
       },
-      signRequest: async (op) => ({ id: 'i', pubkey: ME, created_at: 1, kind: 30078, tags: [['d', 'Primal-Web App', op]], content: '', sig: 's' }),
+      signRequest: async (op, content) => ({ id: 'i', pubkey: ME, created_at: 1, kind: 30078, tags: [['d', 'Primal-Web App', op]], content: JSON.stringify(content ?? {}), sig: 's' }),
       encrypt: async (peer, text) => `enc(${peer.slice(0, 2)}):${text}`,
       decrypt: async (_peer, text) => text,
       publish: async (event) => {
@@ -206,11 +206,15 @@ describe('dm worker side', () => {
       throttleMs: 0,
     });
     svc.setUser(ME);
+    await flush();
     expect(subs[0].command).toBe('directmsg_count');
     const snaps: DmSnapshot[] = [];
     const handle = svc.open('t1', (s) => snaps.push(s), () => undefined);
     await flush();
-    expect(requests[0]).toMatchObject({ command: 'get_directmsg_contacts', payload: { user_pubkey: ME, relation: 'other' } });
+    expect(requests[0]).toMatchObject({
+      command: 'get_directmsg_contacts',
+      payload: { user_pubkey: ME, relation: 'other', event_from_user: { tags: [['d', 'Primal-Web App', 'get_directmsg_contacts']] } },
+    });
     subs[0].onEvent({ kind: 10000117, cnt: 4 });
     await flush();
     expect(snaps.at(-1)?.unreadTotal).toBe(4);
@@ -219,7 +223,9 @@ describe('dm worker side', () => {
     svc.select(handle, BOB);
     await flush();
     const reset = requests.find((r) => r.command === 'reset_directmsg_count');
-    expect(reset?.payload).toMatchObject({ sender: BOB, event_from_user: { tags: [['d', 'Primal-Web App', 'reset_direct_message_count']] } });
+    // The peer is inside the signed content, not next to it.
+    expect(reset?.payload).toMatchObject({ event_from_user: { tags: [['d', 'Primal-Web App', 'reset_direct_message_count']], content: JSON.stringify({ sender: BOB }) } });
+    expect(reset?.payload).not.toHaveProperty('sender');
     const result = await svc.send(handle, 'szia');
     expect(result.success).toBe(true);
     expect(published[0]).toMatchObject({ kind: 4, tags: [['p', BOB]], content: 'enc(bb):szia' });

@@ -197,14 +197,16 @@ describe('login machine', () => {
     const { actor, state, ctx } = start(f);
     actor.send({ type: 'LOGIN_NSEC', nsec: 'nsec1valid', pin: '123', pinConfirm: '123' });
     expect(ctx().error).toBe(MSG_PIN_TOO_SHORT);
-    actor.send({ type: 'LOGIN_NSEC', nsec: 'nsec1valid', pin: '1234', pinConfirm: '1235' });
+    actor.send({ type: 'LOGIN_NSEC', nsec: 'nsec1valid', pin: '12345', pinConfirm: '12345' });
+    expect(ctx().error).toBe(MSG_PIN_TOO_SHORT);
+    actor.send({ type: 'LOGIN_NSEC', nsec: 'nsec1valid', pin: '123456', pinConfirm: '123457' });
     expect(ctx().error).toBe(MSG_PIN_MISMATCH);
     expect(state()).toBe('loggedOut');
     expect(f.calls).toEqual([]);
 
-    actor.send({ type: 'LOGIN_NSEC', nsec: 'nsec1valid', pin: '1234', pinConfirm: '1234' });
+    actor.send({ type: 'LOGIN_NSEC', nsec: 'nsec1valid', pin: '123456', pinConfirm: '123456' });
     await flush();
-    expect(f.calls).toEqual(['saveNsec:1234']);
+    expect(f.calls).toEqual(['saveNsec:123456']);
     expect(state()).toBe('signedIn');
     expect(ctx().secret).toBe('pin');
   });

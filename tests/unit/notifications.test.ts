@@ -64,6 +64,18 @@ describe('notification count machine', () => {
     expect(h.actor.getSnapshot().context.count).toBe(0);
   });
 
+  it('RESUBSCRIBE (a PIN unlock: the same user can now sign) closes and reopens the subscription; without one open it does nothing', () => {
+    const h = countHarness({ pubkey: ME });
+    h.push(3);
+    h.actor.send({ type: 'RESUBSCRIBE' });
+    expect(h.closed).toEqual([ME]);
+    expect(h.opened).toEqual([ME, ME]);
+    expect(h.subscribed()).toBe(true);
+    h.actor.send({ type: 'ACTIVE', active: false });
+    h.actor.send({ type: 'RESUBSCRIBE' });
+    expect(h.opened).toEqual([ME, ME]);
+  });
+
   it('sleep closes the subscription and waking opens it again; a repeated USER does not resubscribe', () => {
     const h = countHarness({ pubkey: ME });
     expect(h.opened).toEqual([ME]);
@@ -235,13 +247,16 @@ describe('notification service', () => {
     const seen: NotificationCountSnapshot[] = [];
     svc.watchCount('t1', (s) => seen.push(s), () => undefined);
     svc.setUser(ME);
+    await flush();
     expect(subs).toHaveLength(1);
-    expect(subs[0]).toMatchObject({ command: 'notification_counts', payload: { pubkey: ME } });
+    // The counts are private: the subscription carries the user's fresh signed request.
+    expect(subs[0]).toMatchObject({ command: 'notification_counts', payload: { pubkey: ME, event_from_user: { tags: [['d', 'Primal-Web App', 'notification_counts']] } } });
     subs[0].handlers.onEvent({ kind: 10000112, pubkey: ME, '1': 1, '4': 2 });
     expect(seen.at(-1)).toEqual({ count: 3, subscribed: true });
     svc.setActive(false);
     expect(subs[0].closed).toBe(true);
     svc.setActive(true);
+    await flush();
     expect(subs).toHaveLength(2);
     expect(await svc.markSeen()).toEqual({ ok: true });
     const reset = requests.find((r) => r.command === 'set_notifications_seen');

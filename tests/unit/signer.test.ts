@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { nsecEncode, npubEncode, nprofileEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { AccountError, EXTENSION_NOT_FOUND, errorCode, parsePubkey, parseSecret, bytesToHex } from '../../worker/keys.ts';
-import { decryptWithPin, encryptWithPin, isPinEncrypted, PBKDF2_ITERATIONS, PIN_PREFIX, pinProblem } from '../../worker/pin.ts';
+import { decryptWithPin, encryptWithPin, isPinEncrypted, isWeakPin, PBKDF2_ITERATIONS, PIN_PREFIX, pinProblem, sealWithPin } from '../../worker/pin.ts';
 import { Signer } from '../../worker/signer.ts';
 import type { NostrEvent, SignerBridge, UnsignedEvent } from '../../worker/types.ts';
 
@@ -87,15 +87,19 @@ describe('PIN encryption (real WebCrypto)', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('PIN rules give the spec messages', () => {
-    expect(pinProblem('123', '123')).toBe('A PIN-kódnak legalább 4 karakterből kell állnia.');
-    expect(pinProblem('1234', '1243')).toBe('A PIN-ek nem egyeznek');
-    expect(pinProblem('1234', '1234')).toBeUndefined();
+    // New PINs need 6 characters (issue 12); 4 and 5 were enough before.
+    expect(pinProblem('123', '123')).toBe('A PIN-kódnak legalább 6 karakterből kell állnia.');
+    expect(pinProblem('12345', '12345')).toBe('A PIN-kódnak legalább 6 karakterből kell állnia.');
+    expect(pinProblem('123456', '123465')).toBe('A PIN-ek nem egyeznek');
+    expect(pinProblem('123456', '123456')).toBeUndefined();
+    expect(isWeakPin('1234')).toBe(true);
+    expect(isWeakPin('123456')).toBe(false);
   });
 
   it('round-trips with the right PIN, fails bad-cipher with a wrong one, never stores the plain secret', async () => {
     const secret = bytesToHex(generateSecretKey());
-    const a = await encryptWithPin(secret, '2468');
-    const b = await encryptWithPin(secret, '2468');
+    const a = await encryptWithPin(secret, '246810');
+    const b = await encryptWithPin(secret, '246810');
     expect(isPinEncrypted(a)).toBe(true);
     expect(a.startsWith(PIN_PREFIX)).toBe(true);
     expect(a).not.toContain(secret);
@@ -103,15 +107,23 @@ describe('PIN encryption (real WebCrypto)', () => {
     expect(a).not.toBe(b);
     expect(Number(a.slice(PIN_PREFIX.length).split(':')[0])).toBeGreaterThanOrEqual(200_000);
     expect(PBKDF2_ITERATIONS).toBeGreaterThanOrEqual(200_000);
-    expect(await decryptWithPin(a, '2468')).toBe(secret);
-    expect(await codeOf(decryptWithPin(a, '2469'))).toBe('bad-cipher');
-    expect(await codeOf(decryptWithPin(`${a.slice(0, -4)}AAAA`, '2468'))).toBe('bad-cipher');
-    expect(await codeOf(decryptWithPin(secret, '2468'))).toBe('bad-cipher');
+    expect(await decryptWithPin(a, '246810')).toBe(secret);
+    expect(await codeOf(decryptWithPin(a, '246811'))).toBe('bad-cipher');
+    expect(await codeOf(decryptWithPin(`${a.slice(0, -4)}AAAA`, '246810'))).toBe('bad-cipher');
+    expect(await codeOf(decryptWithPin(secret, '246810'))).toBe('bad-cipher');
+  });
+
+  it('refuses a new short PIN, but a secret stored under an old 4-character PIN still opens', async () => {
+    const secret = bytesToHex(generateSecretKey());
+    await expect(encryptWithPin(secret, '2468')).rejects.toThrow('A PIN-kódnak legalább 6 karakterből kell állnia.');
+    const old = await sealWithPin(secret, '2468');
+    expect(await decryptWithPin(old, '2468')).toBe(secret);
+    expect(await codeOf(decryptWithPin(old, '2469'))).toBe('bad-cipher');
   });
 
   it('without crypto.subtle (not a secure context) it is not-secure-env', async () => {
     vi.stubGlobal('crypto', { getRandomValues: (a: Uint8Array) => a });
-    expect(await codeOf(encryptWithPin('ab', '1234'))).toBe('not-secure-env');
+    expect(await codeOf(encryptWithPin('ab', '123456'))).toBe('not-secure-env');
     expect(await codeOf(decryptWithPin(`${PIN_PREFIX}1:AA==:AA==:AA==`, '1234'))).toBe('not-secure-env');
   });
 });

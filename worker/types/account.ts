@@ -149,6 +149,8 @@ export interface AccountSnapshot {
     method?: 'extension' | 'local' | 'readonly';
     /** A PIN-encrypted secret is stored (the PIN prompt can open). */
     hasPinSecret: boolean;
+    /** Unlocked with a PIN shorter than new PINs may be (set before the 6-character rule): ask for a new one. */
+    weakPin?: boolean;
     /** The last §8 code or §5 message of a login step. */
     error?: string;
   };

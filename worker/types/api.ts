@@ -104,7 +104,9 @@ export interface StruccApi {
   /** Forgets the key and the stored login in every tab. */
   logout?(): Promise<void>;
   /** The local key as an nsec, for the account page and the new-account wizard; null with an extension, read-only or no key. */
-  revealSecret?(): Promise<string | null>;
+  revealSecret?(pin?: string): Promise<string | null>;
+  /** Re-encrypts the stored key under a new PIN (the current one must open it). */
+  changePin?(current: string, next: string, confirm: string): Promise<ActionResult>;
   /** Follow, mute, like, bookmarks, lists, drafts, emoji history... answered when done. */
   accountAction?(action: AccountAction): Promise<ActionResult>;
   settingsAction?(action: SettingsAction): Promise<ActionResult>;

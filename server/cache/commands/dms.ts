@@ -6,7 +6,7 @@ import type { AsyncCommand } from '../async.ts';
 import { eventsByIds, hiddenFor, profilesOf, type CacheObject } from '../data.ts';
 import { Output, range, synthetic, type FeedItem } from '../enrich.ts';
 import type { Command } from '../registry.ts';
-import { verifyUserEvent } from '../signed.ts';
+import { requireOwner, requireSignedRequest } from '../signed.ts';
 
 const KIND_DM_COUNT = 10000117;
 const KIND_DM_COUNTS = 10000118;
@@ -31,8 +31,14 @@ function pushProfiles(out: Output, profiles: Map<string, NostrEvent>, order: str
   }
 }
 
-const getDirectmsgContacts: Command = async (args, { ctx }) => {
-  const user = args.hex('user_pubkey');
+/**
+ * Anyone may list whom a user talks with (the events are public), but the unread counts are the
+ * user's own: they come only with a fresh signed request of that user, and are 0 otherwise.
+ */
+const getDirectmsgContacts: Command = async (args, env) => {
+  const { ctx } = env;
+  const owner = args.has('event_from_user') ? await requireOwner(args, env, 'get_directmsg_contacts', 'user_pubkey') : undefined;
+  const user = owner ?? args.hex('user_pubkey');
   const relation = args.str('relation', 'any');
   if (!RELATIONS.has(relation)) throw new CommandError('invalid relation: expected any, follows or other');
   const limit = args.limit(MAX_CONTACTS, MAX_CONTACTS);
@@ -63,7 +69,7 @@ const getDirectmsgContacts: Command = async (args, { ctx }) => {
   const peers = rows.filter((r) => !hidden.pubkeys.has(r.peer));
 
   const summary: Record<string, { cnt: number; latest_at: number; latest_event_id: string }> = {};
-  for (const r of peers) summary[r.peer] = { cnt: Number(r.cnt), latest_at: Number(r.latest_at), latest_event_id: r.latest_event_id };
+  for (const r of peers) summary[r.peer] = { cnt: owner ? Number(r.cnt) : 0, latest_at: Number(r.latest_at), latest_event_id: r.latest_event_id };
   const out = new Output();
   out.push(synthetic(KIND_DM_COUNTS, summary));
   const latest = await eventsByIds(ctx.db, peers.map((r) => r.latest_event_id));
@@ -116,16 +122,12 @@ const getDirectmsgs: Command = async (args, { ctx }) => {
   return out.objects;
 };
 
-async function signer(raw: unknown, ctx: ServerContext): Promise<string> {
-  const ev = await verifyUserEvent(raw, { now: ctx.now() });
-  if (typeof ev === 'string') throw new CommandError(ev);
-  return ev.pubkey;
-}
-
-/** Marks one conversation read: its unread count leaves the total too. Acts only for the signer. */
-const resetDirectmsgCount: Command = async (args, { ctx }) => {
-  const sender = args.hex('sender');
-  const owner = await signer(args.raw.event_from_user, ctx);
+/** Marks one conversation read: its unread count leaves the total too. Acts only for the signer, on the peer it signed. */
+const resetDirectmsgCount: Command = async (args, env) => {
+  const { ctx } = env;
+  const { ev, params } = await requireSignedRequest(args, env, 'reset_directmsg_count');
+  const owner = ev.pubkey;
+  const sender = params.hex('sender');
   await ctx.db.transaction(async (tx) => {
     const row = await tx.get<{ cnt: number | string }>('SELECT cnt FROM dm_threads WHERE owner = ? AND peer = ?', [owner, sender]);
     const cnt = Number(row?.cnt ?? 0);
@@ -141,9 +143,9 @@ const resetDirectmsgCount: Command = async (args, { ctx }) => {
   return [];
 };
 
-const resetDirectmsgCounts: Command = async (args, { ctx }) => {
-  const owner = await signer(args.raw.event_from_user, ctx);
-  await ctx.db.run('UPDATE dm_threads SET cnt = 0 WHERE owner = ? AND cnt <> 0', [owner]);
+const resetDirectmsgCounts: Command = async (args, env) => {
+  const owner = (await requireSignedRequest(args, env, 'reset_directmsg_counts')).ev.pubkey;
+  await env.ctx.db.run('UPDATE dm_threads SET cnt = 0 WHERE owner = ? AND cnt <> 0', [owner]);
   return [];
 };
 
@@ -152,13 +154,15 @@ async function unreadTotal(ctx: ServerContext, pubkey: string): Promise<number> 
   return Number(row?.cnt ?? 0);
 }
 
-const directmsgCount: AsyncCommand = async (args, { ctx }) => {
-  const pubkey = args.hex('pubkey');
+const directmsgCount: AsyncCommand = async (args, env) => {
+  const { ctx } = env;
+  const pubkey = await requireOwner(args, env, 'directmsg_count', 'pubkey');
   return { everyMs: 1000, poll: async () => [{ kind: KIND_DM_COUNT, cnt: await unreadTotal(ctx, pubkey) }] };
 };
 
-const directmsgCount2: AsyncCommand = async (args, { ctx }) => {
-  const pubkey = args.hex('pubkey');
+const directmsgCount2: AsyncCommand = async (args, env) => {
+  const { ctx } = env;
+  const pubkey = await requireOwner(args, env, 'directmsg_count_2', 'pubkey');
   return { everyMs: 1000, poll: async () => [synthetic(KIND_DM_COUNT_2, await unreadTotal(ctx, pubkey))] };
 };
 

@@ -1,8 +1,9 @@
 /**
  * Membership commands (spec §4, §6, §7; protocol C.2 "Premium / membership"). They are served on
  * the wallet socket (/wallet) and, because clients also send them over the cache socket, on /v1.
- * Signed ones act only for the signer of `event_from_user`; their parameters come from the
- * signed content (a JSON object), falling back to the request's kwargs.
+ * Signed ones act only for the signer of `event_from_user`, signed for that very command, and
+ * take their parameters from the signed content only: an unsigned kwarg next to a signed request
+ * could otherwise change what a captured request does.
  */
 import { membershipConfig } from '../../membership/config.ts';
 import {
@@ -21,13 +22,12 @@ import { btcString, PRODUCTS, rateOf, usdString } from '../../membership/product
 import { createQuote, quoteFields, quoteOf } from '../../membership/quotes.ts';
 import { cancelRebroadcast, KIND_BROADCAST_STATUS, rebroadcastStatus, startRebroadcast } from '../../membership/rebroadcast.ts';
 import { membershipOf, requireLegend, requirePremium, statusFields } from '../../membership/store.ts';
-import type { NostrEvent } from '../../context.ts';
-import { Args, CommandError } from '../args.ts';
+import { CommandError } from '../args.ts';
 import type { AsyncCommand } from '../async.ts';
 import type { CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command, CommandEnv } from '../registry.ts';
-import { requireUserEvent } from './settings.ts';
+import { requireSignedRequest } from '../signed.ts';
 
 /** C.3 gives membership status, name and quote replies no kind of their own; they go out as wallet-operation responses. */
 export const KIND_MEMBERSHIP_REPLY = 10000300;
@@ -37,19 +37,6 @@ const MONITOR_EVERY_MS = 1000;
 const REBROADCAST_STATUS_EVERY_MS = 2000;
 const MAX_QUOTE_ID = 64;
 
-/** The verified signer and the request's parameters (signed content over kwargs). */
-async function signedRequest(args: Args, env: CommandEnv): Promise<{ ev: NostrEvent; params: Args }> {
-  const ev = await requireUserEvent(args, env);
-  let content: unknown = null;
-  try {
-    content = JSON.parse(ev.content);
-  } catch {
-    // Plain-text content (a description) carries no parameters.
-  }
-  const signedParams = content && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>) : {};
-  return { ev, params: new Args({ ...args.raw, ...signedParams }) };
-}
-
 const reply = (content: unknown): CacheObject => synthetic(KIND_MEMBERSHIP_REPLY, content);
 
 async function statusReply(env: CommandEnv, pubkey: string): Promise<CacheObject[]> {
@@ -58,7 +45,7 @@ async function statusReply(env: CommandEnv, pubkey: string): Promise<CacheObject
 }
 
 const membershipStatus: Command = async (args, env) => {
-  const { ev } = await signedRequest(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'membership_status');
   return statusReply(env, ev.pubkey);
 };
 
@@ -69,7 +56,7 @@ const nameAvailableCommand: Command = async (args, env) => {
 };
 
 const changeName: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_change_name');
   const name = checkName(params.raw.name);
   await requirePremium(env.ctx, ev.pubkey);
   if (!(await nameAvailable(env.ctx, name, ev.pubkey))) throw new CommandError('A név már foglalt.');
@@ -83,7 +70,7 @@ const changeName: Command = async (args, env) => {
 };
 
 const purchaseProduct: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_purchase_product');
   const quote = await createQuote(env.ctx, ev.pubkey, params.raw);
   return [reply(quoteFields(quote))];
 };
@@ -107,7 +94,7 @@ const purchaseMonitor: AsyncCommand = async (args, { ctx }) => {
 };
 
 const purchaseHistory: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_purchase_history');
   await requirePremium(env.ctx, ev.pubkey);
   const limit = Math.max(1, params.limit(20, 100));
   const offset = params.offset();
@@ -137,12 +124,12 @@ export function exchangeRateReply(env: CommandEnv, currency: unknown): CacheObje
 
 const exchangeRate: Command = async (args, env) => {
   // The rate is public; a signed request may carry the currency in its content.
-  const params = args.has('event_from_user') ? (await signedRequest(args, env)).params : args;
+  const params = args.has('event_from_user') ? (await requireSignedRequest(args, env, 'membership_exchange_rate')).params : args;
   return [exchangeRateReply(env, params.raw.target_currency)];
 };
 
 const legendCustomization: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_legend_customization');
   if (isCustomizationChange(params.raw)) {
     await requireLegend(env.ctx, ev.pubkey);
     await setCustomization(env.ctx, ev.pubkey, params.raw);
@@ -160,56 +147,56 @@ const stripeStatus: Command = async () => {
 };
 
 const mediaStatsCommand: Command = async (args, env) => {
-  const { ev } = await signedRequest(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'membership_media_management_stats');
   await requirePremium(env.ctx, ev.pubkey);
   return [synthetic(KIND_MEDIA_STATS, await mediaStats(env.ctx, ev.pubkey))];
 };
 
 const mediaUploadsCommand: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_media_management_uploads');
   await requirePremium(env.ctx, ev.pubkey);
   return mediaUploads(env.ctx, ev.pubkey, params, serverOrigin(env.ctx, env.conn.localPort));
 };
 
 const mediaDeleteCommand: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_media_management_delete');
   await requirePremium(env.ctx, ev.pubkey);
   await mediaDelete(env.ctx, ev.pubkey, params.raw.url);
   return [synthetic(KIND_MEDIA_STATS, await mediaStats(env.ctx, ev.pubkey))];
 };
 
 const recoveryCommand: Command = async (args, env) => {
-  const { ev } = await signedRequest(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'membership_recovery_contact_lists');
   await requirePremium(env.ctx, ev.pubkey);
   return recoveryContactLists(env.ctx, ev.pubkey);
 };
 
 const contentStatsCommand: Command = async (args, env) => {
-  const { ev } = await signedRequest(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'membership_content_stats');
   return contentStats(env.ctx, ev.pubkey);
 };
 
 const contentBackupCommand: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_content_backup');
   await requirePremium(env.ctx, ev.pubkey);
   return contentBackup(env.ctx, ev.pubkey, params, params.optKinds());
 };
 
 const rebroadcastStart: Command = async (args, env) => {
-  const { ev, params } = await signedRequest(args, env);
+  const { ev, params } = await requireSignedRequest(args, env, 'membership_content_rebroadcast_start');
   await requirePremium(env.ctx, ev.pubkey);
   await startRebroadcast(env.ctx, ev.pubkey, params.optKinds());
   return [synthetic(KIND_BROADCAST_STATUS, await rebroadcastStatus(env.ctx, ev.pubkey))];
 };
 
 const rebroadcastCancel: Command = async (args, env) => {
-  const { ev } = await signedRequest(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'membership_content_rebroadcast_cancel');
   await cancelRebroadcast(env.ctx, ev.pubkey);
   return [synthetic(KIND_BROADCAST_STATUS, await rebroadcastStatus(env.ctx, ev.pubkey))];
 };
 
 const rebroadcastingStatus: AsyncCommand = async (args, env) => {
-  const { ev } = await signedRequest(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'rebroadcasting_status');
   const { ctx } = env;
   return {
     everyMs: REBROADCAST_STATUS_EVERY_MS,

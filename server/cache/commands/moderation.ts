@@ -4,7 +4,7 @@ import { CommandError, type Args } from '../args.ts';
 import { eventsByIds, profilesOf, type CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
-import { requireUserEvent } from './settings.ts';
+import { requireSignedRequest } from '../signed.ts';
 
 const KIND_FILTERING_REASON = 10000131;
 const KIND_IS_HIDDEN = 10000137;
@@ -49,8 +49,10 @@ const isHiddenByContentModeration: Command = async (args, { ctx }) => {
   return [synthetic(KIND_IS_HIDDEN, { pubkeys: byPubkey, event_ids: byEvent })];
 };
 
-async function storeReport(args: Args, env: Parameters<Command>[1], targetType: 'pubkey' | 'event', target: string): Promise<CacheObject[]> {
-  const ev = await requireUserEvent(args, env);
+/** The target is signed with the report (content `{pubkey|event_id, reason?}`), so a captured report cannot be aimed at someone else. */
+async function storeReport(args: Args, env: Parameters<Command>[1], targetType: 'pubkey' | 'event'): Promise<CacheObject[]> {
+  const { ev, params } = await requireSignedRequest(args, env, targetType === 'pubkey' ? 'report_user' : 'report_note');
+  const target = params.hex(targetType === 'pubkey' ? 'pubkey' : 'event_id');
   await env.ctx.db.run(
     `INSERT INTO reports (reporter, target_type, target, reason, event_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (reporter, target_type, target) DO UPDATE SET reason = excluded.reason, event_id = excluded.event_id, created_at = excluded.created_at`,
@@ -61,7 +63,7 @@ async function storeReport(args: Args, env: Parameters<Command>[1], targetType: 
 
 /** The content is the time the client says it was online; its own created_at when that is missing or absurd. */
 const setLastTimeUserWasOnline: Command = async (args, env) => {
-  const ev = await requireUserEvent(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'set_last_time_user_was_online');
   const claimed = Number(ev.content.trim());
   const at = Number.isInteger(claimed) && claimed > 0 && claimed <= env.ctx.now() + 300 ? claimed : ev.created_at;
   await env.ctx.db.run(
@@ -75,7 +77,7 @@ const setLastTimeUserWasOnline: Command = async (args, env) => {
 export const moderationCommands: [string, Command][] = [
   ['search_filterlist', searchFilterlist],
   ['is_hidden_by_content_moderation', isHiddenByContentModeration],
-  ['report_user', async (args, env) => storeReport(args, env, 'pubkey', args.hex('pubkey'))],
-  ['report_note', async (args, env) => storeReport(args, env, 'event', args.hex('event_id'))],
+  ['report_user', async (args, env) => storeReport(args, env, 'pubkey')],
+  ['report_note', async (args, env) => storeReport(args, env, 'event')],
   ['set_last_time_user_was_online', setLastTimeUserWasOnline],
 ];

@@ -7,7 +7,7 @@ import { followerCounts, hiddenFor, inChunks, profilesOf, type CacheObject } fro
 import { enrich, Output, synthetic, type FeedItem } from '../enrich.ts';
 import { subscribeLive } from '../plain.ts';
 import type { Command } from '../registry.ts';
-import { verifyUserEvent } from '../signed.ts';
+import { requireOwner, requireSignedRequest } from '../signed.ts';
 
 const KIND_NOTIFICATION = 10000110;
 const KIND_USER_PROFILE = 10000105;
@@ -102,21 +102,19 @@ const getNotifications: Command = async (args, { ctx }) => {
   return out.objects;
 };
 
-const getNotificationsSeen: Command = async (args, { ctx }) => {
-  const pubkey = args.hex('pubkey');
+/** When a user last looked at their notifications is theirs alone: answered only to their signed request. */
+const getNotificationsSeen: Command = async (args, env) => {
+  const { ctx } = env;
+  const pubkey = await requireOwner(args, env, 'get_notifications_seen', 'pubkey');
   const row = await ctx.db.get<{ seen_until: number | string }>('SELECT seen_until FROM notifications_seen WHERE pubkey = ?', [pubkey]);
   // A user who never marked anything has seen nothing: "0" rather than Primal's "unknown user" NOTICE.
   return [synthetic(KIND_SEEN_UNTIL, Number(row?.seen_until ?? 0))];
 };
 
-async function verified(raw: unknown, ctx: ServerContext): Promise<NostrEvent> {
-  const ev = await verifyUserEvent(raw, { now: ctx.now() });
-  if (typeof ev === 'string') throw new CommandError(ev);
-  return ev;
-}
-
-const setNotificationsSeen: Command = async (args, { ctx }) => {
-  const ev = await verified(args.raw.event_from_user, ctx);
+/** The seen mark is the signed event's created_at, which is within five minutes of now by construction. */
+const setNotificationsSeen: Command = async (args, env) => {
+  const { ctx } = env;
+  const { ev } = await requireSignedRequest(args, env, 'set_notifications_seen');
   await ctx.db.transaction(async (tx) => {
     await tx.run(
       `INSERT INTO notifications_seen (pubkey, seen_until) VALUES (?, ?)
@@ -141,8 +139,9 @@ async function countsOf(ctx: ServerContext, pubkey: string): Promise<Record<stri
   return counts;
 }
 
-const notificationCounts: AsyncCommand = async (args, { ctx }) => {
-  const pubkey = args.hex('pubkey');
+const notificationCounts: AsyncCommand = async (args, env) => {
+  const { ctx } = env;
+  const pubkey = await requireOwner(args, env, 'notification_counts', 'pubkey');
   return {
     everyMs: 1000,
     poll: async () => {
@@ -152,8 +151,9 @@ const notificationCounts: AsyncCommand = async (args, { ctx }) => {
   };
 };
 
-const notificationCounts2: AsyncCommand = async (args, { ctx }) => {
-  const pubkey = args.hex('pubkey');
+const notificationCounts2: AsyncCommand = async (args, env) => {
+  const { ctx } = env;
+  const pubkey = await requireOwner(args, env, 'notification_counts_2', 'pubkey');
   return {
     everyMs: 1000,
     poll: async () => {
@@ -168,8 +168,9 @@ const notificationCounts2: AsyncCommand = async (args, { ctx }) => {
  * transaction and events are announced after it commits, so every announced event's
  * notifications can be read by its id.
  */
-const notificationsPush: AsyncCommand = async (args, { ctx }) => {
-  const pubkey = args.hex('pubkey');
+const notificationsPush: AsyncCommand = async (args, env) => {
+  const { ctx } = env;
+  const pubkey = await requireOwner(args, env, 'notifications', 'pubkey');
   let pending: string[] = [];
   const unsubscribe = subscribeLive(ctx, (ev: NostrEvent) => {
     if (pending.length < MAX_PENDING) pending.push(ev.id);

@@ -1,5 +1,4 @@
 /** Settings, configuration and static data (S §3.9). */
-import type { NostrEvent } from '../../context.ts';
 import { invalidateModeration } from '../../moderation/hidden.ts';
 import {
   parseSettingsContent,
@@ -7,11 +6,11 @@ import {
   storedSettingsEvent,
   type StoredSettingsEvent,
 } from '../../moderation/settings-store.ts';
-import { CommandError, type Args } from '../args.ts';
+import { CommandError } from '../args.ts';
 import { APP_RELEASES, defaultAppSettings, HOME_FEEDS, READS_FEEDS } from '../defaults.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command, CommandEnv } from '../registry.ts';
-import { verifyUserEvent } from '../signed.ts';
+import { APP_CLIENT, requireSignedRequest } from '../signed.ts';
 
 export { getUserSettings } from '../../moderation/settings-store.ts';
 
@@ -21,22 +20,10 @@ const KIND_APP_RELEASES = 10000138;
 const KIND_READS_FEEDS = 10000152;
 const KIND_HOME_FEEDS = 10000153;
 const KIND_APP_SUBSETTINGS = 10000155;
-/** NIP-78 application data: what clients sign for settings and for every private request. */
-export const KIND_APP_DATA = 30078;
-const DEFAULT_CLIENT = 'Primal-Web App';
-
-/**
- * The signed event in `field`, verified (signature, kind, not from the future). Commands act
- * for its pubkey only, whatever else the request says.
- */
-export async function requireUserEvent(args: Args, env: CommandEnv, field = 'event_from_user', kinds = [KIND_APP_DATA]): Promise<NostrEvent> {
-  const verified = await verifyUserEvent(args.raw[field], { kinds, now: env.ctx.now() });
-  if (typeof verified === 'string') throw new CommandError(field === 'event_from_user' ? verified : verified.replace('event_from_user', field));
-  return verified;
-}
+const DEFAULT_CLIENT = APP_CLIENT;
 
 /** The JSON object in a signed event's content. */
-export function jsonContent(ev: NostrEvent, what: string): Record<string, unknown> {
+function jsonContent(ev: { content: string }, what: string): Record<string, unknown> {
   const parsed = parseSettingsContent(ev.content);
   if (!parsed) throw new CommandError(`invalid ${what}: content must be a JSON object`);
   return parsed;
@@ -49,7 +36,7 @@ const getDefaultAppSettings: Command = async (args) => {
 
 /** S §3.9: with nothing stored, the defaults are stored for the user and returned as a 10000103. */
 const getAppSettings: Command = async (args, env) => {
-  const ev = await requireUserEvent(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'get_app_settings');
   const stored = await storedSettingsEvent(env.ctx.db, ev.pubkey);
   if (stored) return [stored];
   const client = ev.tags.find((t) => t[0] === 'd' && typeof t[1] === 'string' && t[1])?.[1] ?? DEFAULT_CLIENT;
@@ -68,14 +55,14 @@ const getAppSettings: Command = async (args, env) => {
 };
 
 const getAppSettings2: Command = async (args, env) => {
-  const ev = await requireUserEvent(args, env);
+  const { ev } = await requireSignedRequest(args, env, 'get_app_settings_2');
   const stored = await storedSettingsEvent(env.ctx.db, ev.pubkey);
   return stored ? [stored] : [];
 };
 
 /** Keys of the stored content that the new content lacks are kept (S §3.9), so older clients cannot drop newer settings. */
 const setAppSettings: Command = async (args, env) => {
-  const ev = await requireUserEvent(args, env, 'settings_event');
+  const { ev } = await requireSignedRequest(args, env, 'set_app_settings', 'settings_event');
   const incoming = jsonContent(ev, 'settings_event');
   const old = await storedSettingsEvent(env.ctx.db, ev.pubkey);
   const merged = { ...(old ? (parseSettingsContent(old.content) ?? {}) : {}), ...incoming };
@@ -91,15 +78,20 @@ const SUBSETTINGS: Record<string, unknown> = {
   'user-nwc': [],
 };
 
-function subkeyOf(content: Record<string, unknown>): string {
+/** The op suffix that names each subkey (protocol C.1: get_app_subsettings_home|reads|nwc). */
+const SUBKEY_OP: Record<string, string> = { 'user-home-feeds': 'home', 'user-reads-feeds': 'reads', 'user-nwc': 'nwc' };
+
+/** The signed subkey, which must be the one the signed op names: a request for one list cannot touch another. */
+function subkeyOf(content: Record<string, unknown>, op: string): string {
   const subkey = content.subkey;
   if (typeof subkey !== 'string' || !(subkey in SUBSETTINGS)) throw new CommandError('invalid subkey');
+  if (!op.endsWith(`_${SUBKEY_OP[subkey]}`)) throw new CommandError(`invalid event_from_user: signed for ${op}, not for subkey ${subkey}`);
   return subkey;
 }
 
 const getAppSubsettings: Command = async (args, env) => {
-  const ev = await requireUserEvent(args, env);
-  const subkey = subkeyOf(jsonContent(ev, 'event_from_user'));
+  const { ev, op } = await requireSignedRequest(args, env, 'get_app_subsettings');
+  const subkey = subkeyOf(jsonContent(ev, 'event_from_user'), op);
   const row = await env.ctx.db.get<{ settings: string }>('SELECT settings FROM app_subsettings WHERE pubkey = ? AND subkey = ?', [
     ev.pubkey,
     subkey,
@@ -108,9 +100,9 @@ const getAppSubsettings: Command = async (args, env) => {
 };
 
 const setAppSubsettings: Command = async (args, env) => {
-  const ev = await requireUserEvent(args, env);
+  const { ev, op } = await requireSignedRequest(args, env, 'set_app_subsettings');
   const content = jsonContent(ev, 'event_from_user');
-  const subkey = subkeyOf(content);
+  const subkey = subkeyOf(content, op);
   if (content.settings === undefined) throw new CommandError('missing settings');
   await env.ctx.db.run(
     `INSERT INTO app_subsettings (pubkey, subkey, settings, updated_at) VALUES (?, ?, ?, ?)

@@ -3,12 +3,13 @@
  * PIN, and the getting-started modal on a guest's first visit. The dialogs themselves are
  * separate chunks, fetched only when they are needed.
  */
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useAccount } from '../../lib/account';
 import { openOverlay, useOverlays } from '../../lib/overlays';
 
 const PinPrompt = lazy(() => import('./PinPrompt'));
+const WeakPinNotice = lazy(() => import('./WeakPinNotice'));
 
 /** localStorage: the getting-started modal was shown (or dismissed) once in this browser. */
 export const GETTING_STARTED_KEY = 'gettingStartedSeen';
@@ -37,6 +38,8 @@ export function AccountGate() {
   const { overlay } = useOverlays();
   const [path] = useLocation();
   const state = account?.login.state;
+  const weakPin = account?.login.weakPin === true;
+  const [pinNoticeDismissed, setPinNoticeDismissed] = useState(false);
 
   useEffect(() => {
     if (state !== 'loggedOut' || overlay || NO_WELCOME.test(path) || welcomeSeen()) return;
@@ -46,6 +49,14 @@ export function AccountGate() {
     openOverlay({ kind: 'gettingStarted' });
   }, [state, overlay, path]);
 
+  // The account page shows the same request next to the form that answers it.
+  if (weakPin && !pinNoticeDismissed && state === 'signedIn' && !path.startsWith('/settings/account')) {
+    return (
+      <Suspense fallback={null}>
+        <WeakPinNotice onDismiss={() => setPinNoticeDismissed(true)} />
+      </Suspense>
+    );
+  }
   // Kept mounted while unlocking, so a wrong PIN's message lands in the same dialog.
   if (state !== 'pinPrompt' && state !== 'unlocking') return null;
   return (

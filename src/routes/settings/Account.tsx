@@ -2,24 +2,148 @@
  * /settings/account: the public key to share (copy, QR code) and the private key, which stays
  * hidden until asked for and comes with a warning. An extension's key is never readable here.
  */
-import { useId, useState } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { QrCode } from '../../components/QrCode';
 import { useAccount } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
+import { fullApi } from '../../lib/account';
+import { toastSuccess } from '../../lib/toast';
+import { PIN_MIN_LENGTH } from '../../../worker/pin';
 import { copyWithToast, useRevealedSecret } from '../../components/login/util';
 import '../../components/login/i18n';
 import '../../styles/modal.css';
 import '../../styles/login.css';
 
-function PrivateKey({ method, state }: { method?: string; state: string }) {
+/**
+ * A PIN-protected key is shown only to someone who types the PIN now: the key being unlocked
+ * says only that someone knew the PIN once. The worker checks the PIN; this form only asks.
+ */
+function PinReveal({ onRevealed }: { onRevealed: (nsec: string) => void }) {
+  const { t } = useTranslation('login');
+  const id = useId();
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState(false);
+  const [working, setWorking] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setWorking(true);
+    setError(false);
+    try {
+      const nsec = await (await fullApi()).revealSecret(pin);
+      setPin('');
+      if (nsec) onRevealed(nsec);
+      else setError(true);
+    } catch {
+      setError(true);
+    } finally {
+      setWorking(false);
+    }
+  };
+  return (
+    <form className="account-pin-form" onSubmit={(e) => void submit(e)} noValidate>
+      <div className="form-field">
+        <label htmlFor={`${id}-pin`}>{t('account.revealPin')}</label>
+        <input
+          id={`${id}-pin`}
+          className="form-input"
+          type="password"
+          name="reveal-pin"
+          autoComplete="current-password"
+          value={pin}
+          onChange={(e) => setPin(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        {error && (
+          <p id={`${id}-error`} className="form-error" role="alert">
+            {t('pin.wrong')}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button button-secondary" disabled={working || pin === ''} aria-busy={working}>
+        {t('account.reveal')}
+      </button>
+    </form>
+  );
+}
+
+/** A new PIN for the stored key: the current one must open it, the new one must follow the 6-character rule. */
+function ChangePin() {
+  const { t } = useTranslation('login');
+  const id = useId();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState<{ field: 'current' | 'next' | 'again'; text: string } | null>(null);
+  const [working, setWorking] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (next.length < PIN_MIN_LENGTH) return setError({ field: 'next', text: t('modal.pinTooShort') });
+    if (next !== again) return setError({ field: 'again', text: t('modal.pinMismatch') });
+    setWorking(true);
+    setError(null);
+    try {
+      const result = await (await fullApi()).changePin(current, next, again);
+      if (result.ok) {
+        setCurrent('');
+        setNext('');
+        setAgain('');
+        toastSuccess(t('account.pinChanged'));
+      } else if (result.code === 'invalid-pin') setError({ field: 'next', text: result.message ?? t('modal.pinTooShort') });
+      else setError({ field: 'current', text: result.code === 'not-secure-env' ? t('modal.insecure') : t('pin.wrong') });
+    } finally {
+      setWorking(false);
+    }
+  };
+  const field = (name: 'current' | 'next' | 'again', label: string, value: string, set: (v: string) => void, auto: string) => (
+    <div className="form-field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`}
+        className="form-input"
+        type="password"
+        name={`pin-${name}`}
+        autoComplete={auto}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        aria-invalid={error?.field === name ? true : undefined}
+        aria-describedby={error?.field === name ? `${id}-error` : undefined}
+      />
+      {error?.field === name && (
+        <p id={`${id}-error`} className="form-error" role="alert">
+          {error.text}
+        </p>
+      )}
+    </div>
+  );
+  return (
+    <form className="account-pin-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{t('account.changePinTitle')}</h3>
+      {field('current', t('account.currentPin'), current, setCurrent, 'current-password')}
+      {field('next', t('account.newPin'), next, setNext, 'new-password')}
+      {field('again', t('account.newPinAgain'), again, setAgain, 'new-password')}
+      <button type="submit" className="button button-secondary" disabled={working || !current || !next} aria-busy={working}>
+        {t('account.changePin')}
+      </button>
+    </form>
+  );
+}
+
+function PrivateKey({ method, state, pinProtected }: { method?: string; state: string; pinProtected: boolean }) {
   const { t } = useTranslation('login');
   const id = useId();
   const [shown, setShown] = useState(false);
+  const [pinNsec, setPinNsec] = useState<string | null>(null);
 
   // The key is read from the worker only once it is to be shown, and forgotten when hidden.
-  const nsec = useRevealedSecret(shown);
+  const plainNsec = useRevealedSecret(shown && !pinProtected);
+  const nsec = pinProtected ? pinNsec : plainNsec;
+  const toggle = () => {
+    setPinNsec(null);
+    setShown((v) => !v);
+  };
 
   if (method === 'extension') return <p className="form-hint">{t('account.extension')}</p>;
   if (state === 'locked') return <p className="form-hint">{t('account.locked')}</p>;
@@ -34,7 +158,7 @@ function PrivateKey({ method, state }: { method?: string; state: string }) {
         <code className={`account-key${shown && nsec ? '' : ' account-key-masked'}`} aria-describedby={`${id}-warning`} data-testid="account-nsec">
           {shown && nsec ? nsec : '••••••••••••••••••••••••'}
         </code>
-        <button type="button" className="button button-secondary" aria-pressed={shown} onClick={() => setShown((v) => !v)}>
+        <button type="button" className="button button-secondary" aria-pressed={shown} onClick={toggle}>
           {shown ? t('account.hide') : t('account.reveal')}
         </button>
         {shown && nsec && (
@@ -43,6 +167,7 @@ function PrivateKey({ method, state }: { method?: string; state: string }) {
           </button>
         )}
       </div>
+      {pinProtected && shown && !nsec && <PinReveal onRevealed={setPinNsec} />}
     </>
   );
 }
@@ -88,8 +213,18 @@ export default function AccountSettings() {
       </section>
       <section className="account-section" aria-labelledby="account-private">
         <h2 id="account-private">{t('account.privateTitle')}</h2>
-        <PrivateKey method={login.method} state={login.state} />
+        <PrivateKey method={login.method} state={login.state} pinProtected={login.hasPinSecret} />
       </section>
+      {login.hasPinSecret && login.method === 'local' && (
+        <section className="account-section" id="pin" aria-label={t('account.changePinTitle')}>
+          {login.weakPin && (
+            <p className="alert" role="status">
+              {t('account.weakPin')}
+            </p>
+          )}
+          <ChangePin />
+        </section>
+      )}
     </div>
   );
 }
