@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { handleCacheConnection } from './cache/connection.ts';
+import { demoAllowed } from './config.ts';
 import type { ServerConfig, ServerContext, ServerStats } from './context.ts';
 import { createHttpHandler } from './http/handler.ts';
 import { createImporter } from './ingest/importer.ts';
@@ -157,8 +158,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return closing;
   };
 
+  const demoRefused = !demoAllowed(config);
+  if (demoRefused && (config.demo || /^(1|true|yes|on)$/i.test(process.env.DEMO_PAYMENTS?.trim() ?? ''))) {
+    console.warn(
+      `Demó kikapcsolva: a szerver nem csak helyben érhető el (HOST=${config.host}), ezért nincs demó hálózat és demó fizetés. ` +
+        'Nyilvános demóhoz: DEMO_PUBLIC=1; éles szerveren: DEMO=0.',
+    );
+  }
   try {
-    if (config.demo) {
+    if (config.demo && !demoRefused) {
       if (config.verbose) console.log('Demó hálózat ellenőrzése…');
       // Loaded only when wanted: the demo generator is large and most test servers run without it.
       const { seedDemoIfEmpty } = await import('./demo/seed.ts');

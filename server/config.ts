@@ -22,6 +22,21 @@ function operatorPubkey(value: string | undefined): string {
   return v.toLowerCase();
 }
 
+/** Whether the server only listens on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * Demo seeding and demo payments only on a server nobody else can reach, unless the operator
+ * says with DEMO_PUBLIC=1 that a public demo is meant: a production server started without
+ * DEMO=0 must neither fill its store with fake people nor mark membership quotes paid for anyone.
+ */
+export function demoAllowed(config: Pick<ServerConfig, 'host' | 'demoPublic'>): boolean {
+  return config.demoPublic || isLoopbackHost(config.host);
+}
+
 /** Reads the server configuration from environment variables, with the documented defaults. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const scale = env.DEMO_SCALE === undefined || env.DEMO_SCALE.trim() === '' ? 1 : Number(env.DEMO_SCALE);
@@ -40,6 +55,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .filter((s) => s.length > 0),
     // Demo is on unless explicitly '0': a fresh checkout should show a populated network.
     demo: env.DEMO?.trim() !== '0',
+    demoPublic: flag(env.DEMO_PUBLIC, false),
     demoScale: scale,
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',

@@ -18,6 +18,8 @@ export interface ServerConfig {
   upstreamRelays: string[];
   /** Seed the demo network when the database is empty. */
   demo: boolean;
+  /** Demo seeding and payments also when HOST is not a loopback address (DEMO_PUBLIC=1). */
+  demoPublic: boolean;
   /** 1 = the full demo network; tests use a small fraction. */
   demoScale: number;
   /** Domain of the demo network's NIP-05 names and lightning addresses. */
