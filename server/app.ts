@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { handleCacheConnection } from './cache/connection.ts';
 import { demoAllowed } from './config.ts';
+import { SocketSupervisor } from './sockets.ts';
 import type { ServerConfig, ServerContext, ServerStats } from './context.ts';
 import { createHttpHandler } from './http/handler.ts';
 import { createImporter } from './ingest/importer.ts';
@@ -80,8 +81,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     ['/upload', { wss: uploadWss, handle: handleUploadConnection }],
     ['/wallet', { wss: walletWss, handle: handleWalletConnection }],
   ]);
+  const supervisor = new SocketSupervisor(config.limits);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    if (!supervisor.admit(socket)) return;
     let pathname: string;
     try {
       pathname = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
@@ -95,6 +98,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       return;
     }
     route.wss.handleUpgrade(req, socket, head, (ws) => {
+      supervisor.watch(ws);
       try {
         route.handle(ws, ctx);
       } catch (err) {
@@ -140,6 +144,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const close = () => {
     closing ??= (async () => {
       clearInterval(timer);
+      supervisor.close();
       await upstream?.close();
       for (const wss of [cacheWss, relayWss, uploadWss, walletWss]) {
         for (const client of wss.clients) client.terminate();

@@ -1,4 +1,4 @@
-import type { ServerConfig } from './context.ts';
+import type { ServerConfig, ServerLimits } from './context.ts';
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value.trim() === '') return fallback;
@@ -20,6 +20,26 @@ function operatorPubkey(value: string | undefined): string {
     throw new Error(`OPERATOR_PUBKEY érvénytelen: ${JSON.stringify(value)} (64 hexadecimális karakter kell)`);
   }
   return v.toLowerCase();
+}
+
+/** What one client may cost the server; every value has an env override (README, configuration). */
+function readLimits(env: NodeJS.ProcessEnv): ServerLimits {
+  const heartbeatMs = integer('WS_HEARTBEAT_MS', env.WS_HEARTBEAT_MS, 30_000, 0, 3_600_000);
+  const limits: ServerLimits = {
+    heartbeatMs,
+    // Two missed pings, so one slow round trip never costs a healthy client its socket.
+    idleTimeoutMs: integer('WS_IDLE_TIMEOUT_MS', env.WS_IDLE_TIMEOUT_MS, 75_000, 1, 86_400_000),
+    maxBufferedBytes: integer('WS_MAX_BUFFERED_BYTES', env.WS_MAX_BUFFERED_BYTES, 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+    maxQueuedFrames: integer('WS_MAX_QUEUED_FRAMES', env.WS_MAX_QUEUED_FRAMES, 64, 1, 100_000),
+    maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, 50, 0, 1_000_000),
+    relayMaxLimit: integer('RELAY_MAX_LIMIT', env.RELAY_MAX_LIMIT, 500, 1, 100_000),
+    relayMaxFilters: integer('RELAY_MAX_FILTERS', env.RELAY_MAX_FILTERS, 20, 1, 1000),
+    relayMaxSubscriptions: integer('RELAY_MAX_SUBSCRIPTIONS', env.RELAY_MAX_SUBSCRIPTIONS, 200, 1, 100_000),
+  };
+  if (heartbeatMs > 0 && limits.idleTimeoutMs < heartbeatMs) {
+    throw new Error(`WS_IDLE_TIMEOUT_MS (${limits.idleTimeoutMs}) nem lehet kisebb, mint WS_HEARTBEAT_MS (${heartbeatMs})`);
+  }
+  return limits;
 }
 
 /** Whether the server only listens on this machine (127.0.0.0/8, ::1, localhost). */
@@ -63,5 +83,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accessLog: flag(env.ACCESS_LOG, false),
     fetchPrivateAddresses: flag(env.FETCH_PRIVATE_ADDRESSES, false),
     operatorPubkey: operatorPubkey(env.OPERATOR_PUBKEY),
+    limits: readLimits(env),
   };
 }

@@ -42,6 +42,8 @@ class CacheConnection {
   private readonly subs = new Map<string, Subscription>();
   private readonly info: ConnectionInfo = {};
   private queue: Promise<void> = Promise.resolve();
+  /** Frames received and not yet answered; bounded so a client cannot queue work without end. */
+  private pending = 0;
   private closed = false;
   /** Set once we decided to hang up, so nothing more is processed while the close completes. */
   private closing = false;
@@ -74,6 +76,11 @@ class CacheConnection {
   private enqueue(data: WebSocket.RawData): void {
     if (this.closed || this.closing) return;
     const bytes = toText(data);
+    if (this.pending >= this.ctx.config.limits.maxQueuedFrames) {
+      this.refuseBusy(bytes);
+      return;
+    }
+    this.pending++;
     this.queue = this.queue
       .then(() => {
         if (this.closed || this.closing) return;
@@ -82,7 +89,25 @@ class CacheConnection {
       })
       .catch(() => {
         // handle() answers every failure itself; this only keeps the queue alive.
+      })
+      .finally(() => {
+        this.pending--;
       });
+  }
+
+  /** A dropped REQ still ends, with a NOTICE and EOSE under its subid, so the client's request does not hang. */
+  private refuseBusy(bytes: Buffer): void {
+    let subid: string | undefined;
+    if (bytes.length <= 1024) {
+      try {
+        const msg: unknown = JSON.parse(bytes.toString('utf8'));
+        if (Array.isArray(msg) && msg[0] === 'REQ' && typeof msg[1] === 'string' && msg[1].length <= 256) subid = msg[1];
+      } catch {
+        // Not JSON: the NOTICE below goes without a subid.
+      }
+    }
+    this.writer.notice(subid, 'rate-limited: too many requests in flight');
+    if (subid !== undefined) this.writer.eose(subid);
   }
 
   private onClose(): void {

@@ -5,6 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import type WebSocket from 'ws';
 import type { CacheObject } from './data.ts';
+import { overBuffered } from '../sockets.ts';
 
 export const MAX_FRAME_BYTES = 512 * 1024;
 const MAX_SUBID_LENGTH = 256;
@@ -70,6 +71,7 @@ export class Writer {
     } catch {
       // The peer went away between the check and the write; nothing left to tell it.
     }
+    overBuffered(this.ws);
   }
 
   /** One command's reply: the objects, then EOSE (S §1.2, §1.3). */
