@@ -7,7 +7,7 @@ import type WebSocket from 'ws';
 import type { NostrEvent, ServerContext } from '../context.ts';
 import { Args, CommandError, isHex64 } from './args.ts';
 import type { CacheObject } from './data.ts';
-import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, Writer, type Filter } from './framing.ts';
+import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Writer, type Filter } from './framing.ts';
 import { ASYNC_COMMANDS, AsyncHub, type AsyncSubscription } from './async.ts';
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
 import { COMMANDS, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
@@ -77,14 +77,15 @@ class CacheConnection {
     if (this.closed || this.closing) return;
     const bytes = toText(data);
     if (this.pending >= this.ctx.config.limits.maxQueuedFrames) {
-      this.refuseBusy(bytes);
+      // A dropped REQ still ends (NOTICE and EOSE under its subid), so the client's request does not hang.
+      refuseUnread(this.writer, bytes, 'rate-limited: too many requests in flight');
       return;
     }
     this.pending++;
     this.queue = this.queue
       .then(() => {
         if (this.closed || this.closing) return;
-        if (bytes.length > MAX_FRAME_BYTES) return this.writer.notice(undefined, 'message too big');
+        if (bytes.length > MAX_FRAME_BYTES) return refuseUnread(this.writer, bytes, 'message too big');
         return this.handle(bytes.toString('utf8'));
       })
       .catch(() => {
@@ -93,21 +94,6 @@ class CacheConnection {
       .finally(() => {
         this.pending--;
       });
-  }
-
-  /** A dropped REQ still ends, with a NOTICE and EOSE under its subid, so the client's request does not hang. */
-  private refuseBusy(bytes: Buffer): void {
-    let subid: string | undefined;
-    if (bytes.length <= 1024) {
-      try {
-        const msg: unknown = JSON.parse(bytes.toString('utf8'));
-        if (Array.isArray(msg) && msg[0] === 'REQ' && typeof msg[1] === 'string' && msg[1].length <= 256) subid = msg[1];
-      } catch {
-        // Not JSON: the NOTICE below goes without a subid.
-      }
-    }
-    this.writer.notice(subid, 'rate-limited: too many requests in flight');
-    if (subid !== undefined) this.writer.eose(subid);
   }
 
   private onClose(): void {

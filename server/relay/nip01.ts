@@ -3,6 +3,7 @@ import { WebSocket, type RawData } from 'ws';
 import type { ImportResult, NostrEvent, ServerContext, ServerLimits } from '../context.ts';
 import { isEphemeralKind } from '../ingest/kinds.ts';
 import { initVerifier, validateShape, verifySignature } from '../ingest/verify.ts';
+import { headSubid } from '../cache/framing.ts';
 import { overBuffered } from '../sockets.ts';
 import { countEvents, type Filter, matchFilter, parseFilter, queryEvents } from './filters.ts';
 
@@ -138,7 +139,10 @@ async function handleFrame(conn: Connection, ctx: ServerContext, data: RawData):
   const { ws } = conn;
   const bytes = frameBytes(data);
   if (bytes.length > MAX_FRAME_BYTES) {
-    send(ws, ['NOTICE', `invalid: message larger than ${MAX_FRAME_BYTES} bytes`]);
+    // A REQ or COUNT too big to read still gets its CLOSED, named from the frame's head.
+    const subId = headSubid(bytes);
+    if (subId !== undefined && subId.length <= MAX_SUB_ID) send(ws, ['CLOSED', subId, `invalid: message larger than ${MAX_FRAME_BYTES} bytes`]);
+    else send(ws, ['NOTICE', `invalid: message larger than ${MAX_FRAME_BYTES} bytes`]);
     return;
   }
   let msg: unknown;
