@@ -43,6 +43,7 @@ interface Outcome {
   tracked: number;
   reconnects: number;
   unanswered: string[];
+  seconds: number;
 }
 
 async function rss(url: string): Promise<number> {
@@ -58,7 +59,8 @@ async function fuzzEndpoint(url: string, endpoint: Endpoint, count: number, seed
     clients.push(c);
     return c;
   };
-  const out: Outcome = { sent: 0, tracked: 0, reconnects: 0, unanswered: [] };
+  const out: Outcome = { sent: 0, tracked: 0, reconnects: 0, unanswered: [], seconds: 0 };
+  const started = Date.now();
   let c = await connect();
   while (out.sent < count) {
     const waiting = new Set<string>();
@@ -89,6 +91,7 @@ async function fuzzEndpoint(url: string, endpoint: Endpoint, count: number, seed
     }
   }
   c.close();
+  out.seconds = Math.round((Date.now() - started) / 1000);
   return out;
 }
 

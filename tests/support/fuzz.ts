@@ -106,7 +106,7 @@ export class FuzzGenerator {
       case 2:
         return this.hex(this.int(130));
       case 3:
-        return 'x'.repeat(this.int(20_000));
+        return 'x'.repeat(this.chance(0.1) ? 20_000 : this.int(500));
       case 4:
         return '\u0000\uffff\ud800\u202e<script>alert(1)</script>';
       case 5:
@@ -143,7 +143,7 @@ export class FuzzGenerator {
       case 9:
         return Array.from({ length: this.int(6) }, () => this.value(depth + 1));
       case 10:
-        return Array.from({ length: this.chance(0.1) ? 5000 : this.int(50) }, () => this.hex(64));
+        return Array.from({ length: this.chance(0.02) ? 5000 : this.int(50) }, () => this.hex(64));
       case 11:
         return this.kwargs(depth + 1);
       default:
@@ -176,7 +176,7 @@ export class FuzzGenerator {
         delete e[this.pick(['id', 'pubkey', 'created_at', 'kind', 'tags', 'content', 'sig'])];
         break;
       case 4:
-        e.tags = Array.from({ length: this.int(3000) }, () => ['p', this.hex(64)]);
+        e.tags = Array.from({ length: this.chance(0.1) ? 3000 : this.int(30) }, () => ['p', this.hex(64)]);
         break;
       case 5:
         e.kind = this.pick([-1, 65536, 10000135, 1.5, 2 ** 53]);
@@ -189,7 +189,7 @@ export class FuzzGenerator {
   }
 
   private deep(): string {
-    const n = 1000 + this.int(this.chance(0.2) ? 200_000 : 10_000);
+    const n = 1000 + this.int(this.chance(0.1) ? 200_000 : 10_000);
     return this.chance(0.5) ? `${'['.repeat(n)}${']'.repeat(n)}` : `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
   }
 
@@ -232,38 +232,49 @@ export class FuzzGenerator {
     return { data: JSON.stringify([verb, sub, ...filters]), binary: false, tracked: sub };
   }
 
-  private shapes(endpoint: Endpoint): unknown[] {
+  /** One message of a wrong shape; only the chosen one is built. */
+  private shape(endpoint: Endpoint): unknown {
     const verb = this.pick(['REQ', 'CLOSE', 'EVENT', 'COUNT', 'AUTH', 'req', 'EVENTS', 'OK', 'NOTICE', '', 'x'.repeat(500)]);
-    return [
-      [verb],
-      [verb, this.value()],
-      [verb, this.value(), this.value()],
-      [verb, this.subid(), ...Array.from({ length: this.int(5) }, () => this.value())],
-      [this.value(), this.value()],
-      ['EVENT', this.mutatedEvent()],
-      ['EVENT', this.subid(), this.mutatedEvent()],
-      ['AUTH', this.mutatedEvent()],
-      ['CLOSE', this.chance(0.5) ? this.subid() : this.value()],
-      ['REQ', this.value(), endpoint === '/relay' ? {} : { cache: ['events', {}] }],
-    ];
+    switch (this.int(10)) {
+      case 0:
+        return [verb];
+      case 1:
+        return [verb, this.value()];
+      case 2:
+        return [verb, this.value(), this.value()];
+      case 3:
+        return [verb, this.subid(), ...Array.from({ length: this.int(5) }, () => this.value())];
+      case 4:
+        return [this.value(), this.value()];
+      case 5:
+        return ['EVENT', this.mutatedEvent()];
+      case 6:
+        return ['EVENT', this.subid(), this.mutatedEvent()];
+      case 7:
+        return ['AUTH', this.mutatedEvent()];
+      case 8:
+        return ['CLOSE', this.chance(0.5) ? this.subid() : this.value()];
+      default:
+        return ['REQ', this.value(), endpoint === '/relay' ? {} : { cache: ['events', {}] }];
+    }
   }
 
-  /** The next frame for `endpoint`. */
+  /** The next frame for `endpoint`: mostly almost-valid requests, a few percent of each kind of garbage. */
   next(endpoint: Endpoint): FuzzFrame {
-    const k = this.int(100);
-    if (k < 5) return { data: this.randomString().slice(0, 2000) || '{', binary: false };
-    if (k < 9) return { data: this.bytes(this.int(3000)), binary: true };
-    if (k < 12) {
+    const k = this.int(1000);
+    if (k < 50) return { data: this.randomString().slice(0, 2000) || '{', binary: false };
+    if (k < 90) return { data: this.bytes(this.int(3000)), binary: true };
+    if (k < 120) {
       // zlib header and then garbage, or a valid stream of garbage.
       const body = this.chance(0.5) ? Buffer.concat([Buffer.from([0x78, 0x9c]), this.bytes(this.int(500))]) : deflateSync(this.bytes(this.int(2000)));
       return { data: body, binary: true };
     }
-    if (k < 15) return { data: JSON.stringify(this.value()), binary: this.chance(0.2) };
-    if (k < 17) return { data: this.deep(), binary: false };
-    if (k < 18) return this.giant(this.pick(this.commands[endpoint]));
-    if (k < 20) return { data: JSON.stringify(['REQ', this.subid(), { cache: ['x'] }]).slice(0, 10 + this.int(20)), binary: false };
-    if (k < 38) return { data: JSON.stringify(this.pick(this.shapes(endpoint))), binary: false };
-    if (endpoint === '/relay') return k < 60 ? { data: JSON.stringify(['EVENT', this.mutatedEvent()]), binary: false } : this.relayReq();
+    if (k < 150) return { data: JSON.stringify(this.value()), binary: this.chance(0.2) };
+    if (k < 160) return { data: this.deep(), binary: false };
+    if (k < 163) return this.giant(this.pick(this.commands[endpoint]));
+    if (k < 190) return { data: JSON.stringify(['REQ', this.subid(), { cache: ['x'] }]).slice(0, 10 + this.int(20)), binary: false };
+    if (k < 380) return { data: JSON.stringify(this.shape(endpoint)), binary: false };
+    if (endpoint === '/relay') return k < 600 ? { data: JSON.stringify(['EVENT', this.mutatedEvent()]), binary: false } : this.relayReq();
     return this.commandReq(endpoint);
   }
 }
