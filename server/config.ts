@@ -30,7 +30,8 @@ function readLimits(env: NodeJS.ProcessEnv): ServerLimits {
     // Two missed pings, so one slow round trip never costs a healthy client its socket.
     idleTimeoutMs: integer('WS_IDLE_TIMEOUT_MS', env.WS_IDLE_TIMEOUT_MS, 75_000, 1, 86_400_000),
     maxBufferedBytes: integer('WS_MAX_BUFFERED_BYTES', env.WS_MAX_BUFFERED_BYTES, 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
-    maxQueuedFrames: integer('WS_MAX_QUEUED_FRAMES', env.WS_MAX_QUEUED_FRAMES, 64, 1, 100_000),
+    // As many as the subscriptions a connection may hold: a client's burst at start-up stays under it.
+    maxQueuedFrames: integer('WS_MAX_QUEUED_FRAMES', env.WS_MAX_QUEUED_FRAMES, 200, 1, 100_000),
     maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, 50, 0, 1_000_000),
     relayMaxLimit: integer('RELAY_MAX_LIMIT', env.RELAY_MAX_LIMIT, 500, 1, 100_000),
     relayMaxFilters: integer('RELAY_MAX_FILTERS', env.RELAY_MAX_FILTERS, 20, 1, 1000),
