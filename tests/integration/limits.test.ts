@@ -175,3 +175,17 @@ describe('/relay query bounds', () => {
     expect(c.of('notes')).toEqual([['COUNT', 'notes', { count: 10 }]]);
   });
 });
+
+describe('/relay reads in flight', () => {
+  it('answers REQ and COUNT over the cap (subscriptions + WS_MAX_QUEUED_FRAMES) with CLOSED rate-limited', async () => {
+    const server = await start({ RELAY_MAX_SUBSCRIPTIONS: '1', WS_MAX_QUEUED_FRAMES: '1' });
+    await bigNotes(server, 5);
+    const c = await open(server, '/relay');
+    const n = 100;
+    for (let i = 0; i < n; i++) c.send(JSON.stringify(['COUNT', `c${i}`, { kinds: [1] }]));
+    await c.until(() => c.frames.length >= n, 'an answer to every COUNT');
+    const limited = c.frames.filter((f) => f[0] === 'CLOSED' && f[2] === 'rate-limited: too many requests in flight');
+    expect(limited.length).toBeGreaterThan(0);
+    expect(c.frames.filter((f) => f[0] === 'COUNT').length + limited.length).toBe(n);
+  });
+});
