@@ -28,7 +28,8 @@ export interface LoadResult {
 
 type Kwargs = Record<string, unknown>;
 
-class Client {
+/** One light cache-protocol client (zlib handshake; binary replies are not inflated). */
+export class Client {
   private waiting = new Map<string, (error: boolean) => void>();
   private notices = new Set<string>();
   private seq = 0;

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { handleCacheConnection } from './cache/connection.ts';
+import { demoAllowed } from './config.ts';
+import { SocketSupervisor } from './sockets.ts';
 import type { ServerConfig, ServerContext, ServerStats } from './context.ts';
 import { createHttpHandler } from './http/handler.ts';
 import { createImporter } from './ingest/importer.ts';
@@ -79,8 +81,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     ['/upload', { wss: uploadWss, handle: handleUploadConnection }],
     ['/wallet', { wss: walletWss, handle: handleWalletConnection }],
   ]);
+  const supervisor = new SocketSupervisor(config.limits);
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    if (!supervisor.admit(socket)) return;
     let pathname: string;
     try {
       pathname = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
@@ -94,6 +98,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       return;
     }
     route.wss.handleUpgrade(req, socket, head, (ws) => {
+      supervisor.watch(ws);
       try {
         route.handle(ws, ctx);
       } catch (err) {
@@ -139,6 +144,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const close = () => {
     closing ??= (async () => {
       clearInterval(timer);
+      supervisor.close();
       await upstream?.close();
       for (const wss of [cacheWss, relayWss, uploadWss, walletWss]) {
         for (const client of wss.clients) client.terminate();
@@ -157,8 +163,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return closing;
   };
 
+  const demoRefused = !demoAllowed(config);
+  if (demoRefused && (config.demo || /^(1|true|yes|on)$/i.test(process.env.DEMO_PAYMENTS?.trim() ?? ''))) {
+    console.warn(
+      `Demó kikapcsolva: a szerver nem csak helyben érhető el (HOST=${config.host}), ezért nincs demó hálózat és demó fizetés. ` +
+        'Nyilvános demóhoz: DEMO_PUBLIC=1; éles szerveren: DEMO=0.',
+    );
+  }
   try {
-    if (config.demo) {
+    if (config.demo && !demoRefused) {
       if (config.verbose) console.log('Demó hálózat ellenőrzése…');
       // Loaded only when wanted: the demo generator is large and most test servers run without it.
       const { seedDemoIfEmpty } = await import('./demo/seed.ts');

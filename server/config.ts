@@ -1,4 +1,4 @@
-import type { ServerConfig } from './context.ts';
+import type { ServerConfig, ServerLimits } from './context.ts';
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value.trim() === '') return fallback;
@@ -22,6 +22,42 @@ function operatorPubkey(value: string | undefined): string {
   return v.toLowerCase();
 }
 
+/** What one client may cost the server; every value has an env override (README, configuration). */
+function readLimits(env: NodeJS.ProcessEnv): ServerLimits {
+  const heartbeatMs = integer('WS_HEARTBEAT_MS', env.WS_HEARTBEAT_MS, 30_000, 0, 3_600_000);
+  const limits: ServerLimits = {
+    heartbeatMs,
+    // Two missed pings, so one slow round trip never costs a healthy client its socket.
+    idleTimeoutMs: integer('WS_IDLE_TIMEOUT_MS', env.WS_IDLE_TIMEOUT_MS, 75_000, 1, 86_400_000),
+    maxBufferedBytes: integer('WS_MAX_BUFFERED_BYTES', env.WS_MAX_BUFFERED_BYTES, 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+    // As many as the subscriptions a connection may hold: a client's burst at start-up stays under it.
+    maxQueuedFrames: integer('WS_MAX_QUEUED_FRAMES', env.WS_MAX_QUEUED_FRAMES, 200, 1, 100_000),
+    maxConnectionsPerIp: integer('MAX_CONNECTIONS_PER_IP', env.MAX_CONNECTIONS_PER_IP, 50, 0, 1_000_000),
+    relayMaxLimit: integer('RELAY_MAX_LIMIT', env.RELAY_MAX_LIMIT, 500, 1, 100_000),
+    relayMaxFilters: integer('RELAY_MAX_FILTERS', env.RELAY_MAX_FILTERS, 20, 1, 1000),
+    relayMaxSubscriptions: integer('RELAY_MAX_SUBSCRIPTIONS', env.RELAY_MAX_SUBSCRIPTIONS, 200, 1, 100_000),
+  };
+  if (heartbeatMs > 0 && limits.idleTimeoutMs < heartbeatMs) {
+    throw new Error(`WS_IDLE_TIMEOUT_MS (${limits.idleTimeoutMs}) nem lehet kisebb, mint WS_HEARTBEAT_MS (${heartbeatMs})`);
+  }
+  return limits;
+}
+
+/** Whether the server only listens on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * Demo seeding and demo payments only on a server nobody else can reach, unless the operator
+ * says with DEMO_PUBLIC=1 that a public demo is meant: a production server started without
+ * DEMO=0 must neither fill its store with fake people nor mark membership quotes paid for anyone.
+ */
+export function demoAllowed(config: Pick<ServerConfig, 'host' | 'demoPublic'>): boolean {
+  return config.demoPublic || isLoopbackHost(config.host);
+}
+
 /** Reads the server configuration from environment variables, with the documented defaults. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const scale = env.DEMO_SCALE === undefined || env.DEMO_SCALE.trim() === '' ? 1 : Number(env.DEMO_SCALE);
@@ -40,6 +76,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .filter((s) => s.length > 0),
     // Demo is on unless explicitly '0': a fresh checkout should show a populated network.
     demo: env.DEMO?.trim() !== '0',
+    demoPublic: flag(env.DEMO_PUBLIC, false),
     demoScale: scale,
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',
@@ -47,5 +84,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accessLog: flag(env.ACCESS_LOG, false),
     fetchPrivateAddresses: flag(env.FETCH_PRIVATE_ADDRESSES, false),
     operatorPubkey: operatorPubkey(env.OPERATOR_PUBKEY),
+    limits: readLimits(env),
   };
 }

@@ -18,6 +18,8 @@ export interface ServerConfig {
   upstreamRelays: string[];
   /** Seed the demo network when the database is empty. */
   demo: boolean;
+  /** Demo seeding and payments also when HOST is not a loopback address (DEMO_PUBLIC=1). */
+  demoPublic: boolean;
   /** 1 = the full demo network; tests use a small fraction. */
   demoScale: number;
   /** Domain of the demo network's NIP-05 names and lightning addresses. */
@@ -34,6 +36,27 @@ export interface ServerConfig {
   broadcastTimeoutMs?: number;
   /** Hex pubkey whose kind-30000 lists d=spam and d=nsfw are the primal_spam / primal_nsfw groups (OPERATOR_PUBKEY); '' = empty groups. */
   operatorPubkey: string;
+  limits: ServerLimits;
+}
+
+/** Per-client bounds of the websocket endpoints (server/sockets.ts, /v1 and /relay). */
+export interface ServerLimits {
+  /** Ping interval of every websocket (WS_HEARTBEAT_MS); 0 = no pings. */
+  heartbeatMs: number;
+  /** A socket from which nothing (message or pong) was heard for this long is closed (WS_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs: number;
+  /** A socket whose unsent output passes this is closed: the client does not read (WS_MAX_BUFFERED_BYTES). */
+  maxBufferedBytes: number;
+  /** Frames one connection may have waiting or running; more are dropped with a NOTICE (WS_MAX_QUEUED_FRAMES). */
+  maxQueuedFrames: number;
+  /** Open websockets from one remote address, all endpoints together; 0 = no cap (MAX_CONNECTIONS_PER_IP). */
+  maxConnectionsPerIp: number;
+  /** Largest LIMIT of a /relay filter (RELAY_MAX_LIMIT). */
+  relayMaxLimit: number;
+  /** Filters in one /relay REQ or COUNT (RELAY_MAX_FILTERS). */
+  relayMaxFilters: number;
+  /** Open /relay subscriptions per connection (RELAY_MAX_SUBSCRIPTIONS). */
+  relayMaxSubscriptions: number;
 }
 
 export interface ImportResult {

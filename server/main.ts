@@ -1,7 +1,18 @@
 import { startServer } from './app.ts';
 import { readConfig } from './config.ts';
 
+/**
+ * A promise rejected without a handler anywhere in the server is a bug to log, not a reason to
+ * drop every client: Node's default would end the process.
+ */
+function installRejectionGuard(): void {
+  process.on('unhandledRejection', (reason: unknown) => {
+    console.error('Kezeletlen elutasított ígéret (a szerver fut tovább):', reason instanceof Error ? (reason.stack ?? reason.message) : reason);
+  });
+}
+
 async function main(): Promise<void> {
+  installRejectionGuard();
   const config = readConfig();
   const server = await startServer(config);
   console.log(`Strucc fut: ${server.url}`);

@@ -7,7 +7,7 @@ import type WebSocket from 'ws';
 import type { NostrEvent, ServerContext } from '../context.ts';
 import { Args, CommandError, isHex64 } from './args.ts';
 import type { CacheObject } from './data.ts';
-import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, Writer, type Filter } from './framing.ts';
+import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Writer, type Filter } from './framing.ts';
 import { ASYNC_COMMANDS, AsyncHub, type AsyncSubscription } from './async.ts';
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
 import { COMMANDS, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
@@ -42,6 +42,8 @@ class CacheConnection {
   private readonly subs = new Map<string, Subscription>();
   private readonly info: ConnectionInfo = {};
   private queue: Promise<void> = Promise.resolve();
+  /** Frames received and not yet answered; bounded so a client cannot queue work without end. */
+  private pending = 0;
   private closed = false;
   /** Set once we decided to hang up, so nothing more is processed while the close completes. */
   private closing = false;
@@ -74,14 +76,23 @@ class CacheConnection {
   private enqueue(data: WebSocket.RawData): void {
     if (this.closed || this.closing) return;
     const bytes = toText(data);
+    if (this.pending >= this.ctx.config.limits.maxQueuedFrames) {
+      // A dropped REQ still ends (NOTICE and EOSE under its subid), so the client's request does not hang.
+      refuseUnread(this.writer, bytes, 'rate-limited: too many requests in flight');
+      return;
+    }
+    this.pending++;
     this.queue = this.queue
       .then(() => {
         if (this.closed || this.closing) return;
-        if (bytes.length > MAX_FRAME_BYTES) return this.writer.notice(undefined, 'message too big');
+        if (bytes.length > MAX_FRAME_BYTES) return refuseUnread(this.writer, bytes, 'message too big');
         return this.handle(bytes.toString('utf8'));
       })
       .catch(() => {
         // handle() answers every failure itself; this only keeps the queue alive.
+      })
+      .finally(() => {
+        this.pending--;
       });
   }
 

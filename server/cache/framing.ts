@@ -5,6 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import type WebSocket from 'ws';
 import type { CacheObject } from './data.ts';
+import { overBuffered } from '../sockets.ts';
 
 export const MAX_FRAME_BYTES = 512 * 1024;
 const MAX_SUBID_LENGTH = 256;
@@ -58,6 +59,21 @@ export function parseCacheFilter(filter: Filter): { command: string; kwargs: Rec
 }
 
 /** Writes frames to one socket. Callers serialise whole replies, so frames never interleave. */
+/**
+ * The subid of a REQ (or COUNT) frame that will not be parsed (too big, or dropped), read from its
+ * head only, so the refusal can still end that request.
+ */
+export function headSubid(bytes: Buffer): string | undefined {
+  return /^\s*\[\s*"(?:REQ|COUNT)"\s*,\s*"([^"\\]{1,256})"/.exec(bytes.subarray(0, 320).toString('utf8'))?.[1];
+}
+
+/** NOTICE, then EOSE when the frame named its REQ: the answer to a frame that is refused unread. */
+export function refuseUnread(writer: Writer, bytes: Buffer, reason: string): void {
+  const subid = headSubid(bytes);
+  writer.notice(subid, reason);
+  if (subid !== undefined) writer.eose(subid);
+}
+
 export class Writer {
   compress = false;
 
@@ -70,6 +86,7 @@ export class Writer {
     } catch {
       // The peer went away between the check and the write; nothing left to tell it.
     }
+    overBuffered(this.ws);
   }
 
   /** One command's reply: the objects, then EOSE (S §1.2, §1.3). */

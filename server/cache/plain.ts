@@ -2,6 +2,10 @@
  * Plain Nostr-filter shortcuts on the cache socket (S §1.1): `{ids}` works like `events`,
  * and `{since, until, limit, idsonly}` lists stored events by time and then receives every
  * newly imported event. Author and kind filters belong on the relay, not here.
+ *
+ * That live listing is a firehose of everything the server stores, so it is the operator's only:
+ * the filter carries `event_from_user`, a kind-30078 event with `["d", "strucc-firehose"]` signed
+ * by OPERATOR_PUBKEY within the last five minutes.
  */
 import type { NostrEvent, ServerContext } from '../context.ts';
 import type { SqlValue } from '../store/db.ts';
@@ -9,6 +13,7 @@ import { Args, CommandError } from './args.ts';
 import type { CacheObject } from './data.ts';
 import type { Filter } from './framing.ts';
 import { plainSearchDelegate } from '../search/shortcut.ts';
+import { verifyUserEvent } from './signed.ts';
 
 const KIND_EVENT_IDS = 10000122;
 
@@ -29,8 +34,9 @@ export async function runPlainFilter(filter: Filter, ctx: ServerContext): Promis
   if (filter.search !== undefined) throw new CommandError('search filter is not supported');
   if (filter.ids !== undefined) return { objects: [], delegate: { command: 'events', kwargs: { event_ids: filter.ids } } };
   for (const key of Object.keys(filter)) {
-    if (!['since', 'until', 'limit', 'idsonly'].includes(key)) throw new CommandError(`unsupported filter field: ${key}`);
+    if (!['since', 'until', 'limit', 'idsonly', 'event_from_user'].includes(key)) throw new CommandError(`unsupported filter field: ${key}`);
   }
+  await assertOperator(filter.event_from_user, ctx);
   const args = new Args(filter);
   const since = args.optBound('since');
   const until = args.optBound('until');
@@ -62,6 +68,21 @@ export async function runPlainFilter(filter: Filter, ctx: ServerContext): Promis
     sig: r.sig,
   }));
   return { objects, live: { idsonly } };
+}
+
+export const FIREHOSE_D_TAG = 'strucc-firehose';
+const FIREHOSE_MAX_AGE_SECONDS = 300;
+
+async function assertOperator(raw: unknown, ctx: ServerContext): Promise<void> {
+  const refusal = 'blocked: the live event stream is only for the operator';
+  const operator = ctx.config.operatorPubkey;
+  if (!operator || raw === undefined) throw new CommandError(refusal);
+  const now = ctx.now();
+  const event = await verifyUserEvent(raw, { kinds: [30078], now });
+  if (typeof event === 'string') throw new CommandError(event);
+  const fresh = Math.abs(now - event.created_at) <= FIREHOSE_MAX_AGE_SECONDS;
+  const meant = event.tags.some((t) => t[0] === 'd' && t[1] === FIREHOSE_D_TAG);
+  if (event.pubkey !== operator || !fresh || !meant) throw new CommandError(refusal);
 }
 
 function safeTags(raw: unknown): unknown {

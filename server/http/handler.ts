@@ -65,6 +65,8 @@ async function status(ctx: ServerContext, res: ServerResponse): Promise<void> {
     relayConnections: ctx.stats.relayConnections,
     relayConnectionsTotal: ctx.stats.relayConnectionsTotal,
     events: Number(row?.n ?? 0),
+    // Resident memory, so load and fuzz runs can see the server's footprint from outside.
+    rssBytes: process.memoryUsage().rss,
   });
 }
 

@@ -3,8 +3,9 @@
  * protocol S §3.10): one websocket per relay, every event sent as NIP-01 EVENT, and each
  * relay's OK answer collected, with a time limit per relay.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { NostrEvent } from '../context.ts';
+import { openGuardedSocket, PrivateRelayError } from './outbound-ws.ts';
 
 /** How long one relay may take to connect and answer every event (S §3.10). */
 export const BROADCAST_TIMEOUT_MS = 15_000;
@@ -28,7 +29,12 @@ export function relayUrlProblem(url: string): string | null {
  * Sends `events` to one relay and resolves with one response per event, in order. Never
  * rejects: a refused connection, a close or the time limit become `false` answers with the reason.
  */
-export function publishToRelay(url: string, events: readonly NostrEvent[], timeoutMs = BROADCAST_TIMEOUT_MS): Promise<RelayResponse[]> {
+export function publishToRelay(
+  url: string,
+  events: readonly NostrEvent[],
+  timeoutMs = BROADCAST_TIMEOUT_MS,
+  allowPrivate = false,
+): Promise<RelayResponse[]> {
   const answers = new Map<string, RelayResponse>();
   const problem = relayUrlProblem(url);
   if (problem || events.length === 0) return Promise.resolve(events.map(() => [url, false, problem ?? '']));
@@ -49,10 +55,11 @@ export function publishToRelay(url: string, events: readonly NostrEvent[], timeo
     };
     const timer = setTimeout(() => finish(`error: no answer within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
     try {
-      ws = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: 1024 * 1024 });
+      ws = openGuardedSocket(url, { handshakeTimeout: timeoutMs, maxPayload: 1024 * 1024 }, allowPrivate);
     } catch (err) {
       clearTimeout(timer);
-      resolve(events.map(() => [url, false, `error: ${(err as Error).message}`]));
+      const reason = err instanceof PrivateRelayError ? err.message : `error: ${(err as Error).message}`;
+      resolve(events.map(() => [url, false, reason]));
       return;
     }
     ws.on('open', () => {
@@ -70,18 +77,21 @@ export function publishToRelay(url: string, events: readonly NostrEvent[], timeo
       answers.set(msg[1], [url, msg[2] === true, typeof msg[3] === 'string' ? msg[3] : '']);
       if (answers.size === unique.length) finish('');
     });
-    ws.on('error', (err) => finish(`error: ${err.message || 'connection failed'}`));
+    ws.on('error', (err: NodeJS.ErrnoException) =>
+      finish(err.code === 'EPRIVATE' ? 'blocked: private address' : `error: ${err.message || 'connection failed'}`),
+    );
     ws.on('close', () => finish('error: connection closed before an answer'));
   });
 }
 
-/** Publishes to every relay at once; per event, the responses in the order of `relays`. */
+/** Publishes to every relay at once (private and loopback relays only with `allowPrivate`, FETCH_PRIVATE_ADDRESSES); per event, the responses in the order of `relays`. */
 export async function publish(
   events: readonly NostrEvent[],
   relays: readonly string[],
   timeoutMs = BROADCAST_TIMEOUT_MS,
+  allowPrivate = false,
 ): Promise<Map<string, RelayResponse[]>> {
-  const perRelay = await Promise.all(relays.map((r) => publishToRelay(r, events, timeoutMs)));
+  const perRelay = await Promise.all(relays.map((r) => publishToRelay(r, events, timeoutMs, allowPrivate)));
   const out = new Map<string, RelayResponse[]>();
   events.forEach((e, i) => out.set(e.id, perRelay.map((answers) => answers[i])));
   return out;

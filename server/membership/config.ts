@@ -8,12 +8,14 @@
  *   exchange_rate answer from the same table.
  * - DEMO_PAYMENTS: 1 enables `POST /api/demo/pay-quote`, which marks a quote paid. There is no
  *   lightning node behind this server, so that endpoint is the only way a quote gets paid.
- *   Default: on exactly when DEMO is on.
+ *   Default: on exactly when DEMO is on. Either way only on a loopback HOST or with DEMO_PUBLIC=1
+ *   (demoAllowed in server/config.ts).
  *
  * Relays used by content rebroadcast must be public wss:// relays; FETCH_PRIVATE_ADDRESSES=1
  * (the server-wide switch for outbound connections to this machine and private networks) also
  * allows ws:// and loopback relays, which is what the tests use.
  */
+import { demoAllowed } from '../config.ts';
 import type { ServerContext } from '../context.ts';
 
 export interface MembershipConfig {
@@ -58,10 +60,10 @@ function flag(value: string | undefined, fallback: boolean): boolean {
   return !['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
 }
 
-export function readMembershipConfig(env: NodeJS.ProcessEnv, demo: boolean): MembershipConfig {
+export function readMembershipConfig(env: NodeJS.ProcessEnv, demo: boolean, allowed = true): MembershipConfig {
   return {
     exchangeRates: parseExchangeRates(env.EXCHANGE_RATES),
-    demoPayments: flag(env.DEMO_PAYMENTS, demo),
+    demoPayments: allowed && flag(env.DEMO_PAYMENTS, demo),
     quoteTtlSeconds: 3600,
     rebroadcastTimeoutMs: 15_000,
   };
@@ -71,7 +73,7 @@ const configs = new WeakMap<ServerContext, MembershipConfig>();
 
 export function membershipConfig(ctx: ServerContext): MembershipConfig {
   let c = configs.get(ctx);
-  if (!c) configs.set(ctx, (c = readMembershipConfig(process.env, ctx.config.demo)));
+  if (!c) configs.set(ctx, (c = readMembershipConfig(process.env, ctx.config.demo, demoAllowed(ctx.config))));
   return c;
 }
 

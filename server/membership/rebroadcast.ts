@@ -202,11 +202,11 @@ async function finish(ctx: ServerContext, pubkey: string, status: JobState, erro
 }
 
 /** Sends one batch to every relay, a few relays at a time; true when at least one relay took it. */
-async function sendBatch(relays: string[], events: NostrEvent[], timeoutMs: number): Promise<{ reached: boolean; error: string }> {
+async function sendBatch(relays: string[], events: NostrEvent[], timeoutMs: number, allowPrivate: boolean): Promise<{ reached: boolean; error: string }> {
   let reached = false;
   let error = '';
   for (let i = 0; i < relays.length; i += RELAY_CONCURRENCY) {
-    const answers = await Promise.all(relays.slice(i, i + RELAY_CONCURRENCY).map((url) => publishToRelay(url, events, timeoutMs)));
+    const answers = await Promise.all(relays.slice(i, i + RELAY_CONCURRENCY).map((url) => publishToRelay(url, events, timeoutMs, allowPrivate)));
     for (const perRelay of answers) {
       // A relay that already has an event answers "duplicate:"; it holds the event all the same.
       if (perRelay.some(([, ok, msg]) => ok || msg.startsWith('duplicate'))) reached = true;
@@ -239,7 +239,7 @@ async function run(ctx: ServerContext, row: JobRow, runner: Runner): Promise<voi
       content: r.content,
       sig: r.sig,
     }));
-    const result = await sendBatch(relays, events, membershipConfig(ctx).rebroadcastTimeoutMs);
+    const result = await sendBatch(relays, events, membershipConfig(ctx).rebroadcastTimeoutMs, ctx.config.fetchPrivateAddresses);
     if (runner.stopped) return;
     failed = result.reached ? 0 : failed + 1;
     if (failed >= MAX_FAILED_BATCHES) return finish(ctx, row.pubkey, 'failed', result.error || 'a relék nem fogadták az eseményeket');

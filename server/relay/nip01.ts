@@ -1,13 +1,13 @@
 import type { EventEmitter } from 'node:events';
 import { WebSocket, type RawData } from 'ws';
-import type { ImportResult, NostrEvent, ServerContext } from '../context.ts';
+import type { ImportResult, NostrEvent, ServerContext, ServerLimits } from '../context.ts';
 import { isEphemeralKind } from '../ingest/kinds.ts';
 import { initVerifier, validateShape, verifySignature } from '../ingest/verify.ts';
+import { headSubid } from '../cache/framing.ts';
+import { overBuffered } from '../sockets.ts';
 import { countEvents, type Filter, matchFilter, parseFilter, queryEvents } from './filters.ts';
 
 export const MAX_FRAME_BYTES = 512 * 1024;
-export const MAX_SUBSCRIPTIONS = 200;
-const MAX_FILTERS = 50;
 const MAX_SUB_ID = 64;
 /** Live events are skipped for a client this far behind rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -25,6 +25,12 @@ interface Connection {
   ws: WebSocket;
   subs: Map<string, Subscription>;
   pendingEvents: number;
+  /**
+   * REQ and COUNT reads under way. Clients open their subscriptions in one burst, so the cap is the
+   * subscription cap plus WS_MAX_QUEUED_FRAMES; it stops a flood of re-used ids or COUNTs.
+   */
+  queries: number;
+  limits: ServerLimits;
 }
 
 /** One live listener per server, fanning out to every relay connection. */
@@ -50,6 +56,7 @@ function send(ws: WebSocket, message: unknown[]): void {
   } catch {
     // The socket closed between the check and the send; close handling cleans up.
   }
+  overBuffered(ws);
 }
 
 function deliver(conn: Connection, event: NostrEvent): void {
@@ -99,7 +106,7 @@ function importerFor(ctx: ServerContext): (event: unknown) => Promise<ImportResu
 
 /** Serves one NIP-01 relay connection. Bad input gets NOTICE or CLOSED; nothing here throws. */
 export function handleRelayConnection(ws: WebSocket, ctx: ServerContext): void {
-  const conn: Connection = { ws, subs: new Map(), pendingEvents: 0 };
+  const conn: Connection = { ws, subs: new Map(), pendingEvents: 0, queries: 0, limits: ctx.config.limits };
   const conns = connectionsOf(ctx);
   conns.add(conn);
   ctx.stats.relayConnections++;
@@ -132,7 +139,10 @@ async function handleFrame(conn: Connection, ctx: ServerContext, data: RawData):
   const { ws } = conn;
   const bytes = frameBytes(data);
   if (bytes.length > MAX_FRAME_BYTES) {
-    send(ws, ['NOTICE', `invalid: message larger than ${MAX_FRAME_BYTES} bytes`]);
+    // A REQ or COUNT too big to read still gets its CLOSED, named from the frame's head.
+    const subId = headSubid(bytes);
+    if (subId !== undefined && subId.length <= MAX_SUB_ID) send(ws, ['CLOSED', subId, `invalid: message larger than ${MAX_FRAME_BYTES} bytes`]);
+    else send(ws, ['NOTICE', `invalid: message larger than ${MAX_FRAME_BYTES} bytes`]);
     return;
   }
   let msg: unknown;
@@ -150,9 +160,19 @@ async function handleFrame(conn: Connection, ctx: ServerContext, data: RawData):
     case 'EVENT':
       return onEvent(conn, ctx, msg[1]);
     case 'REQ':
-      return onReq(conn, ctx, msg);
-    case 'COUNT':
-      return onCount(conn, ctx, msg);
+    case 'COUNT': {
+      if (conn.queries >= conn.limits.relayMaxSubscriptions + conn.limits.maxQueuedFrames) {
+        const subId = typeof msg[1] === 'string' ? msg[1].slice(0, MAX_SUB_ID) : '';
+        send(ws, ['CLOSED', subId, 'rate-limited: too many requests in flight']);
+        return;
+      }
+      conn.queries++;
+      try {
+        return await (msg[0] === 'REQ' ? onReq(conn, ctx, msg) : onCount(conn, ctx, msg));
+      } finally {
+        conn.queries--;
+      }
+    }
     case 'CLOSE':
       if (typeof msg[1] !== 'string') send(ws, ['NOTICE', 'invalid: CLOSE needs a subscription id']);
       else conn.subs.delete(msg[1]);
@@ -199,24 +219,38 @@ function parseSubscription(conn: Connection, msg: unknown[]): { subId: string; f
     return null;
   }
   const rawFilters = msg.slice(2);
-  if (rawFilters.length === 0 || rawFilters.length > MAX_FILTERS) {
-    send(conn.ws, ['CLOSED', subId, `invalid: between 1 and ${MAX_FILTERS} filters are needed`]);
+  const maxFilters = conn.limits.relayMaxFilters;
+  if (rawFilters.length === 0) {
+    send(conn.ws, ['CLOSED', subId, 'invalid: at least one filter is needed']);
+    return null;
+  }
+  if (rawFilters.length > maxFilters) {
+    send(conn.ws, ['CLOSED', subId, `blocked: at most ${maxFilters} filters per request`]);
     return null;
   }
   try {
-    return { subId, filters: rawFilters.map(parseFilter) };
+    const filters = rawFilters.map(parseFilter);
+    // A bounded LIMIT bounds how long one read can hold the event loop.
+    for (const f of filters) f.limit = Math.min(f.limit, conn.limits.relayMaxLimit);
+    return { subId, filters };
   } catch (err) {
     send(conn.ws, ['CLOSED', subId, `invalid: ${(err as Error).message}`]);
     return null;
   }
 }
 
+/** A filter naming no ids, authors, kinds or tags: counting it means reading the whole store. */
+function isOpenFilter(f: Filter): boolean {
+  return !f.ids && !f.authors && !f.kinds && f.tags.size === 0;
+}
+
 async function onReq(conn: Connection, ctx: ServerContext, msg: unknown[]): Promise<void> {
   const parsed = parseSubscription(conn, msg);
   if (!parsed) return;
   const { subId, filters } = parsed;
-  if (!conn.subs.has(subId) && conn.subs.size >= MAX_SUBSCRIPTIONS) {
-    send(conn.ws, ['CLOSED', subId, `blocked: at most ${MAX_SUBSCRIPTIONS} open subscriptions per connection`]);
+  const maxSubs = conn.limits.relayMaxSubscriptions;
+  if (!conn.subs.has(subId) && conn.subs.size >= maxSubs) {
+    send(conn.ws, ['CLOSED', subId, `blocked: at most ${maxSubs} open subscriptions per connection`]);
     return;
   }
   // Registered before the read so nothing stored meanwhile is missed; held back until EOSE.
@@ -246,6 +280,10 @@ async function onReq(conn: Connection, ctx: ServerContext, msg: unknown[]): Prom
 async function onCount(conn: Connection, ctx: ServerContext, msg: unknown[]): Promise<void> {
   const parsed = parseSubscription(conn, msg);
   if (!parsed) return;
+  if (parsed.filters.some(isOpenFilter)) {
+    send(conn.ws, ['CLOSED', parsed.subId, 'blocked: COUNT needs ids, authors, kinds or a tag in every filter']);
+    return;
+  }
   try {
     send(conn.ws, ['COUNT', parsed.subId, { count: await countEvents(ctx.db, parsed.filters) }]);
   } catch (err) {

@@ -74,7 +74,10 @@ export class ChunkedUploads {
 
   private touch(up: Upload): void {
     clearTimeout(up.timer);
-    up.timer = setTimeout(() => void this.drop(up), IDLE_TIMEOUT_MS);
+    up.timer = setTimeout(() => {
+      // A temp file that cannot be removed must not become an unhandled rejection (and end the process).
+      this.drop(up).catch((err: unknown) => console.error('Félbehagyott feltöltés takarítása nem sikerült:', err));
+    }, IDLE_TIMEOUT_MS);
     up.timer.unref();
   }
 

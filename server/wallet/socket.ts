@@ -10,7 +10,7 @@ import { AsyncHub, type AsyncCommand, type AsyncSubscription } from '../cache/as
 import { membershipAsyncCommands, membershipCommands } from '../cache/commands/membership.ts';
 import { leaderboardCommands } from '../cache/commands/leaderboards.ts';
 import type { CacheObject } from '../cache/data.ts';
-import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, Writer } from '../cache/framing.ts';
+import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Writer } from '../cache/framing.ts';
 import type { Command, ConnectionInfo } from '../cache/registry.ts';
 import type { ServerContext } from '../context.ts';
 import { walletCommands } from './ops.ts';
@@ -116,7 +116,7 @@ export function handleWalletConnection(ws: WebSocket, ctx: ServerContext): void 
     queue = queue
       .then(() => {
         if (closed) return;
-        if (bytes.length > MAX_FRAME_BYTES) return writer.notice(undefined, 'message too big');
+        if (bytes.length > MAX_FRAME_BYTES) return refuseUnread(writer, bytes, 'message too big');
         return handle(bytes.toString('utf8'));
       })
       .catch(() => undefined)

@@ -201,9 +201,13 @@ describe('streams', () => {
     expect(pushed().length).toBe(count);
   });
 
-  it('a plain {limit, idsonly} subscription lists ids and receives newly imported events', async () => {
+  it("a plain {limit, idsonly} subscription (the operator's) lists ids and receives newly imported events", async () => {
+    const { finalizeEvent, generateSecretKey, getPublicKey } = await import('nostr-tools/pure');
+    const operator = generateSecretKey();
+    srv.ctx.config.operatorPubkey = getPublicKey(operator);
+    const auth = finalizeEvent({ kind: 30078, created_at: srv.ctx.now(), tags: [['d', 'strucc-firehose']], content: '' }, operator);
     const c = await connect();
-    const r = await c.raw(JSON.stringify(['REQ', 'live', { limit: 2, idsonly: true }]), 'live');
+    const r = await c.raw(JSON.stringify(['REQ', 'live', { limit: 2, idsonly: true, event_from_user: auth }]), 'live');
     expect(r.events[0].kind).toBe(10000122);
     expect((r.events[0].ids as string[]).length).toBe(2);
     const { buildNetwork } = await import('./cache-fixtures.ts');

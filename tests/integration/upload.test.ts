@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import sharp from 'sharp';
@@ -216,5 +216,29 @@ describe('abandoned uploads', () => {
     expect((await readdir(tmpDir)).length).toBe(1);
     await uploads.closeAll();
     expect(await readdir(tmpDir)).toEqual([]);
+  });
+
+  it('logs a temp file it cannot remove instead of leaving an unhandled rejection', async () => {
+    const uploads = new ChunkedUploads(t.server.ctx);
+    const tmpDir = join(t.dataDir, 'blobs', 'tmp');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await uploads.chunk(getPublicKey(alice), { upload_id: 'nem-torolheto', file_length: png.length, offset: 0, data: `data:image/png;base64,${png.subarray(0, 64).toString('base64')}` });
+      // A directory with something in it where the temp file was: removing it fails.
+      const [part] = await readdir(tmpDir);
+      await rm(join(tmpDir, part));
+      await mkdir(join(tmpDir, part, 'benne'), { recursive: true });
+      vi.advanceTimersByTime(IDLE_TIMEOUT_MS + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+    try {
+      await vi.waitUntil(() => logged.mock.calls.some((c) => String(c[0]).includes('Félbehagyott feltöltés')));
+      expect(uploads.size).toBe(0);
+    } finally {
+      logged.mockRestore();
+      await rm(tmpDir, { recursive: true, force: true });
+    }
   });
 });

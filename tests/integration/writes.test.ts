@@ -56,6 +56,8 @@ async function eventually(what: string, pred: () => Promise<boolean>, ms = 15_00
 }
 
 let cache: RunningServer;
+/** A server as deployed: FETCH_PRIVATE_ADDRESSES unset. */
+let guarded: RunningServer;
 let relayA: RunningServer;
 let relayB: RunningServer;
 let closedPort: number;
@@ -63,7 +65,7 @@ let silent: WebSocketServer;
 let silentPort: number;
 
 beforeAll(async () => {
-  [cache, relayA, relayB] = await Promise.all([server({}, TIMEOUT_MS), server(), server()]);
+  [cache, guarded, relayA, relayB] = await Promise.all([server({ FETCH_PRIVATE_ADDRESSES: '1' }, TIMEOUT_MS), server({}, TIMEOUT_MS), server(), server()]);
   // A port that refuses connections: bound once, then released.
   const probe: Server = createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
@@ -112,6 +114,26 @@ describe('broadcast_events', () => {
     expect(await stored(relayB, note.id)).toBe(true);
     expect(await stored(cache, note.id)).toBe(true);
     expect(await stored(relayA, forged.id)).toBe(false);
+  });
+
+  it('never connects to loopback, private or metadata addresses without FETCH_PRIVATE_ADDRESSES', async () => {
+    const note = sign(alice, { kind: 1, content: 'nem mehet befelé' });
+    const port = relayA.port;
+    const relays = [
+      relayUrl(relayA),
+      `ws://localhost:${port}/relay`,
+      `ws://[::1]:${port}/relay`,
+      `ws://[::ffff:127.0.0.1]:${port}/relay`,
+      `ws://0.0.0.0:${port}/relay`,
+      'ws://169.254.169.254/latest',
+      'ws://10.0.0.1/',
+    ];
+    const c = await connect(guarded);
+    const reply = await c.req('bp', 'broadcast_events', { events: [note], relays });
+    expect(reply.notices).toEqual([]);
+    const list = content<{ event_id: string; responses: [string, boolean, string][] }[]>(ofKind(reply.events, 10000149)[0]);
+    expect(list[0].responses).toEqual(relays.map((r) => [r, false, 'blocked: private address']));
+    expect(await stored(relayA, note.id)).toBe(false);
   });
 
   it('refuses malformed arguments with a NOTICE', async () => {

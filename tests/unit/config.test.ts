@@ -18,6 +18,17 @@ describe('readConfig', () => {
       databaseUrl: '',
       operatorPubkey: '',
       fetchPrivateAddresses: false,
+      demoPublic: false,
+      limits: {
+        heartbeatMs: 30_000,
+        idleTimeoutMs: 75_000,
+        maxBufferedBytes: 8 * 1024 * 1024,
+        maxQueuedFrames: 200,
+        maxConnectionsPerIp: 50,
+        relayMaxLimit: 500,
+        relayMaxFilters: 20,
+        relayMaxSubscriptions: 200,
+      },
     });
   });
 
@@ -36,6 +47,20 @@ describe('readConfig', () => {
     });
     expect(config).toMatchObject({ host: '0.0.0.0', port: 0, upstreamRelays: ['wss://a.example', 'wss://b.example'], demo: false, demoScale: 0.05, verbose: true });
     expect(readConfig({ DEMO: 'yes' }).demo).toBe(true);
+  });
+
+  it('reads the limits, and refuses an idle timeout shorter than the heartbeat', () => {
+    const limits = readConfig({
+      WS_HEARTBEAT_MS: '1000', WS_IDLE_TIMEOUT_MS: '2500', WS_MAX_BUFFERED_BYTES: '65536', WS_MAX_QUEUED_FRAMES: '3',
+      MAX_CONNECTIONS_PER_IP: '0', RELAY_MAX_LIMIT: '7', RELAY_MAX_FILTERS: '2', RELAY_MAX_SUBSCRIPTIONS: '4', DEMO_PUBLIC: '1',
+    });
+    expect(limits.demoPublic).toBe(true);
+    expect(limits.limits).toEqual({
+      heartbeatMs: 1000, idleTimeoutMs: 2500, maxBufferedBytes: 65536, maxQueuedFrames: 3,
+      maxConnectionsPerIp: 0, relayMaxLimit: 7, relayMaxFilters: 2, relayMaxSubscriptions: 4,
+    });
+    expect(() => readConfig({ WS_HEARTBEAT_MS: '5000', WS_IDLE_TIMEOUT_MS: '1000' })).toThrow(/WS_IDLE_TIMEOUT_MS/);
+    expect(() => readConfig({ RELAY_MAX_LIMIT: '0' })).toThrow(/RELAY_MAX_LIMIT/);
   });
 
   it('refuses a bad port or demo scale', () => {

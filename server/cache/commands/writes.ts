@@ -54,7 +54,7 @@ async function importAndPublish(env: CommandEnv, raws: unknown[], relays: string
     if (results[i]?.reason.startsWith('invalid:')) refused.set(e, results[i].reason);
   });
   const sendable = valid.filter((e) => !refused.has(e));
-  const answers = await publish(sendable, relays, ctx.config.broadcastTimeoutMs);
+  const answers = await publish(sendable, relays, ctx.config.broadcastTimeoutMs, ctx.config.fetchPrivateAddresses);
   return shaped.map((e, i) => {
     if (typeof e === 'string') return { event_id: idOf(raws[i]), responses: relays.map((r): RelayResponse => [r, false, `invalid: ${e}`]) };
     const reason = refused.get(e);
