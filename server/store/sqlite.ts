@@ -9,7 +9,10 @@ export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  // FULL syncs the WAL at every commit, so an acknowledged write (settings, membership, wallet, a relay
+  // EVENT answered OK) survives a power cut too, not only a killed process. Imports commit once per
+  // batch, so this costs them little (measured in bench/RESULTS.md, 2026-11-26).
+  db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = OFF');
   db.pragma('cache_size = -65536');
   // Savepoints (one per imported event) keep original page images in a statement journal; in memory
@@ -32,7 +35,7 @@ export function openSqlite(file: string): Database {
     return stmt;
   };
 
-  const q: Queryable = {
+  const tx: Queryable = {
     async all<T>(sql: string, params: SqlValue[] = []) {
       return prepare(sql).all(...params) as T[];
     },
@@ -46,19 +49,31 @@ export function openSqlite(file: string): Database {
 
   // One connection, so transactions must not overlap: queue them.
   let tail: Promise<unknown> = Promise.resolve();
+  let open = false;
   return {
     dialect: 'sqlite',
-    ...q,
+    all: tx.all,
+    get: tx.get,
+    // A write from outside while a transaction is open would run on the same connection, inside it:
+    // acknowledged, yet lost if that transaction rolls back or the process dies before its COMMIT.
+    // So it waits for the open transaction (and any queued before it) to end.
+    async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
+      while (open) await tail;
+      return tx.run(sql, params);
+    },
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const next = tail.then(async () => {
         db.exec('BEGIN');
+        open = true;
         try {
-          const result = await fn(q);
+          const result = await fn(tx);
           db.exec('COMMIT');
           return result;
         } catch (err) {
           db.exec('ROLLBACK');
           throw err;
+        } finally {
+          open = false;
         }
       });
       tail = next.catch(() => undefined);
