@@ -38,6 +38,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s.length > 0),
+    upstreamPageLimit: integer('UPSTREAM_PAGE_LIMIT', env.UPSTREAM_PAGE_LIMIT, 500, 1, 100_000),
     // Demo is on unless explicitly '0': a fresh checkout should show a populated network.
     demo: env.DEMO?.trim() !== '0',
     demoScale: scale,

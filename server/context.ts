@@ -16,6 +16,8 @@ export interface ServerConfig {
   distDir: string;
   /** Upstream relays to ingest from (comma list in UPSTREAM_RELAYS); empty by default. */
   upstreamRelays: string[];
+  /** Events per catch-up REQ to an upstream relay (UPSTREAM_PAGE_LIMIT); 500 when absent. */
+  upstreamPageLimit?: number;
   /** Seed the demo network when the database is empty. */
   demo: boolean;
   /** 1 = the full demo network; tests use a small fraction. */

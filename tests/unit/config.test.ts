@@ -9,6 +9,7 @@ describe('readConfig', () => {
       dataDir: './data',
       distDir: './dist',
       upstreamRelays: [],
+      upstreamPageLimit: 500,
       demo: true,
       demoScale: 1,
       nip05Domain: 'strucc.test',
