@@ -4,15 +4,21 @@ import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 
+/**
+ * Tables whose rows exist nowhere else (a user's settings, memberships and payments, wallet
+ * connections): a write to one is synced to disk before it is acknowledged.
+ */
+const DURABLE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO)\s+(?:app_settings|app_subsettings|memberships|membership_\w+|wallet_\w+)\b/i;
+
 /** The embedded default store: one SQLite file in WAL mode. */
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
-  // FULL syncs the WAL at every commit, so an acknowledged write (settings, membership, wallet, a relay
-  // EVENT answered OK) survives a power cut too, not only a killed process. Imports commit once per
-  // batch, so this costs them little (measured in bench/RESULTS.md, 2026-11-26).
-  db.pragma('synchronous = FULL');
+  // NORMAL: a commit survives a killed process but may not survive a power cut. Writes to DURABLE
+  // tables are synced (see below); the rest is derived from events that relays still hold, and FULL
+  // everywhere cost batched ingest about 40 % on this machine (bench/RESULTS.md, 2026-11-26).
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   db.pragma('cache_size = -65536');
   // Savepoints (one per imported event) keep original page images in a statement journal; in memory
@@ -35,6 +41,14 @@ export function openSqlite(file: string): Database {
     return stmt;
   };
 
+  const durableCache = new Map<string, boolean>();
+  const isDurable = (sql: string) => {
+    let d = durableCache.get(sql);
+    if (d === undefined) durableCache.set(sql, (d = DURABLE.test(sql)));
+    return d;
+  };
+  let touchedDurable = false;
+
   const tx: Queryable = {
     async all<T>(sql: string, params: SqlValue[] = []) {
       return prepare(sql).all(...params) as T[];
@@ -43,6 +57,7 @@ export function openSqlite(file: string): Database {
       return prepare(sql).get(...params) as T | undefined;
     },
     async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
+      if (open && isDurable(sql)) touchedDurable = true;
       return { changes: prepare(sql).run(...params).changes };
     },
   };
@@ -59,15 +74,26 @@ export function openSqlite(file: string): Database {
     // So it waits for the open transaction (and any queued before it) to end.
     async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
       while (open) await tail;
-      return tx.run(sql, params);
+      if (!isDurable(sql)) return tx.run(sql, params);
+      // This one commit with FULL: the WAL is synced before the statement returns.
+      db.pragma('synchronous = FULL');
+      try {
+        return { changes: prepare(sql).run(...params).changes };
+      } finally {
+        db.pragma('synchronous = NORMAL');
+      }
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const next = tail.then(async () => {
         db.exec('BEGIN');
         open = true;
+        touchedDurable = false;
         try {
           const result = await fn(tx);
           db.exec('COMMIT');
+          // synchronous cannot change inside a transaction, and which tables it writes is known only
+          // now; a checkpoint syncs the WAL (and this commit with it) before the caller acknowledges.
+          if (touchedDurable) db.pragma('wal_checkpoint(PASSIVE)');
           return result;
         } catch (err) {
           db.exec('ROLLBACK');
