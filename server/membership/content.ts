@@ -7,7 +7,7 @@ import { wire, type CacheObject } from '../cache/data.ts';
 import type { NostrEvent, ServerContext } from '../context.ts';
 import { contactListHistory } from '../ingest/contact-history.ts';
 import { blobUrl, deleteBlob } from '../upload/blobs.ts';
-import { STORAGE_QUOTA_BYTES } from './store.ts';
+import { storageQuota } from './store.ts';
 
 export const KIND_MEDIA_STATS = 10000163;
 export const KIND_MEDIA_LIST = 10000164;
@@ -41,7 +41,7 @@ export async function mediaStats(ctx: ServerContext, pubkey: string): Promise<Re
     else if (r.type.startsWith('image/')) out.image += bytes;
     else out.other += bytes;
   }
-  out.free = Math.max(0, STORAGE_QUOTA_BYTES - out.video - out.image - out.other);
+  out.free = Math.max(0, storageQuota(ctx) - out.video - out.image - out.other);
   return out;
 }
 
