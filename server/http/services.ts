@@ -56,7 +56,7 @@ export async function handleServices(ctx: ServerContext, req: IncomingMessage, r
       json(res, 400, { error: 'Hibás vagy hiányzó u paraméter' });
       return true;
     }
-    json(res, 200, await linkPreview(ctx.db, u, ctx.now()));
+    json(res, 200, await linkPreview(ctx.db, u, ctx.now(), ctx.config.linkPreviewCacheBytes));
     return true;
   }
   if (path === '/media-cache' && (method === 'GET' || method === 'HEAD')) {

@@ -234,6 +234,11 @@ export const SCHEMA: string[] = [
   `CREATE TABLE IF NOT EXISTS replaced_versions (
      pubkey TEXT NOT NULL, kind INTEGER NOT NULL, d TEXT NOT NULL, event_id TEXT NOT NULL, created_at BIGINT NOT NULL,
      PRIMARY KEY (pubkey, kind, d, event_id))`,
+  // Size and last use of each entry of a bounded cache (server/media/lru.ts): area preview keyed by URL,
+  // area media keyed by the original's sha256 (its variants count towards it).
+  `CREATE TABLE IF NOT EXISTS cache_usage (
+     area TEXT NOT NULL, key TEXT NOT NULL, bytes BIGINT NOT NULL, last_access BIGINT NOT NULL, PRIMARY KEY (area, key))`,
+  `CREATE INDEX IF NOT EXISTS cache_usage_lru ON cache_usage (area, last_access)`,
   // NIP-47 connections to the custodial demo wallet: the client key's pubkey only, never its secret.
   `CREATE TABLE IF NOT EXISTS wallet_nwc_connections (
      client_pubkey TEXT PRIMARY KEY, pubkey TEXT NOT NULL, appname TEXT NOT NULL, created_at BIGINT NOT NULL)`,

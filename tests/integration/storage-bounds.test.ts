@@ -1,7 +1,8 @@
 /**
  * Storage growth is bounded, on both stores: superseded versions of replaceable and addressable
  * events are not kept (an older one arriving later is not stored either), and uploads over Blossom
- * and the upload socket stop at STORAGE_QUOTA_BYTES per pubkey.
+ * and the upload socket stop at STORAGE_QUOTA_BYTES per pubkey; link previews and media-cache
+ * originals are evicted least recently used first past LINK_PREVIEW_CACHE_BYTES / MEDIA_CACHE_BYTES.
  */
 import { createHash } from 'node:crypto';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { CacheClient } from './cache-client.ts';
 import { person, sign } from './people.ts';
-import { http, signed, startTestServer, type TestServer } from './services-support.ts';
+import { http, jsonOf, signed, startOrigin, startTestServer, type Origin, type Route, type TestServer } from './services-support.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const picture = (background: string) =>
@@ -80,5 +81,75 @@ describe.each(['sqlite', 'postgres'] as const)('storage bounds (%s)', (store) =>
     expect(r.notices).toHaveLength(1);
     expect(r.notices[0]).toMatch(/^Betelt a tárhelyed/);
     await up.close();
+  });
+});
+
+describe('bounded caches: link previews and media, least recently used out first', () => {
+  let t: TestServer;
+  let origin: Origin;
+  const pics: Record<string, Buffer> = {};
+  const title = (name: string) => `${name} `.repeat(100);
+
+  beforeAll(async () => {
+    for (const [name, colour] of [['a', '#c33'], ['b', '#3c3'], ['c', '#33c']]) pics[name] = await picture(colour);
+    const routes: Record<string, Route> = {};
+    for (const name of ['p1', 'p2', 'p3']) {
+      routes[`/${name}`] = (_q, r) => {
+        r.writeHead(200, { 'Content-Type': 'text/html' });
+        r.end(`<html><head><title>${title(name)}</title></head></html>`);
+      };
+    }
+    for (const name of Object.keys(pics)) {
+      routes[`/${name}.png`] = (_q, r) => {
+        r.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': pics[name].length });
+        r.end(pics[name]);
+      };
+    }
+    origin = await startOrigin(routes);
+    // Room for two previews (~400 bytes each) and two pictures, not three.
+    t = await startTestServer({ LINK_PREVIEW_CACHE_BYTES: '1000', MEDIA_CACHE_BYTES: String(Math.floor(pics.a.length * 2.5)) });
+    const note = signed(generateSecretKey(), 1, `Képek: ${origin.base}/a.png ${origin.base}/b.png ${origin.base}/c.png`, [], t.clock.now - 5);
+    expect((await t.server.ctx.importer.importEvents([note])).every((r) => r.ok)).toBe(true);
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await origin?.close();
+  });
+
+  /** Each step a little later, so last use orders the entries. */
+  const later = () => (t.clock.now += 100);
+
+  it('drops the least recently used link preview once over LINK_PREVIEW_CACHE_BYTES', async () => {
+    const preview = async (name: string) => {
+      later();
+      const res = await http('GET', `${t.base}/link-preview?u=${encodeURIComponent(`${origin.base}/${name}`)}`);
+      expect(res.status).toBe(200);
+      expect(jsonOf<{ title: string }>(res).title).toBe(title(name).trim());
+    };
+    await preview('p1');
+    await preview('p2');
+    await preview('p1'); // p1 used again: p2 is now the least recently used
+    await preview('p3');
+    await preview('p1');
+    expect(origin.hits.get('/p1')).toBe(1);
+    await preview('p2');
+    expect(origin.hits.get('/p2')).toBe(2);
+  });
+
+  it('drops the least recently used media original once over MEDIA_CACHE_BYTES, and fetches it again when asked', async () => {
+    const get = async (name: string) => {
+      later();
+      const res = await http('GET', `${t.base}/media-cache?s=o&a=1&u=${encodeURIComponent(`${origin.base}/${name}.png`)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.equals(pics[name])).toBe(true);
+    };
+    await get('a');
+    await get('b');
+    await get('a');
+    await get('c');
+    await get('a');
+    expect(origin.hits.get('/a.png')).toBe(1);
+    await get('b');
+    expect(origin.hits.get('/b.png')).toBe(2);
   });
 });
