@@ -230,10 +230,23 @@ async function applyReaction(tx: Queryable, event: NostrEvent, now: number): Pro
 }
 
 async function applyZap(tx: Queryable, event: NostrEvent, now: number): Promise<void> {
-  const zap = parseZapReceipt(event);
-  if (typeof zap === 'string') return;
+  const parsed = parseZapReceipt(event);
+  if (typeof parsed === 'string') return;
+  const zap = { ...parsed };
   if (zap.target) {
-    const target = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [zap.target]);
+    let target = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [zap.target]);
+    if (!target) {
+      // A zap on an edited article's old version counts for the version that replaced it (not kept in events).
+      const current = await tx.get<{ event_id: string; kind: number }>(
+        `SELECT r.event_id, r.kind FROM replaced_versions v JOIN replaceable r ON r.pubkey = v.pubkey AND r.kind = v.kind AND r.d = v.d
+         WHERE v.event_id = ?`,
+        [zap.target],
+      );
+      if (current) {
+        zap.target = current.event_id;
+        target = { kind: Number(current.kind) };
+      }
+    }
     if (!target || !ZAPPABLE_KINDS.has(target.kind)) return;
   }
   await tx.run(

@@ -234,6 +234,7 @@ export const SCHEMA: string[] = [
   `CREATE TABLE IF NOT EXISTS replaced_versions (
      pubkey TEXT NOT NULL, kind INTEGER NOT NULL, d TEXT NOT NULL, event_id TEXT NOT NULL, created_at BIGINT NOT NULL,
      PRIMARY KEY (pubkey, kind, d, event_id))`,
+  `CREATE INDEX IF NOT EXISTS replaced_versions_event ON replaced_versions (event_id)`,
   // Size and last use of each entry of a bounded cache (server/media/lru.ts): area preview keyed by URL,
   // area media keyed by the original's sha256 (its variants count towards it).
   `CREATE TABLE IF NOT EXISTS cache_usage (
