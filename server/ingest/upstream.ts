@@ -183,7 +183,8 @@ function followRelay(ctx: ServerContext, url: string): Upstream {
       // ignores it sends some twice, which the importer drops.
       socket.send(JSON.stringify(['REQ', liveId, { since, limit: 0 }]));
       void catchUp(socket, since, start).then(async (complete) => {
-        if (!complete) return;
+        // A catch-up of a connection that has since been replaced says nothing about the new one's gap.
+        if (!complete || ws !== socket) return;
         caughtUp = true;
         log('caught up');
         await importing;
