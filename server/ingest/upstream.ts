@@ -6,6 +6,7 @@ import { startOnDemandFetch } from './fetch.ts';
 const FIRST_CONNECT_LOOKBACK = 24 * 3600;
 /** Events asked for per catch-up page (UPSTREAM_PAGE_LIMIT); relays commonly cap a REQ at 500 or more. */
 export const DEFAULT_PAGE_LIMIT = 500;
+const PAGE_TIMEOUT_MS = 60_000;
 const MIN_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 300_000;
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -61,8 +62,8 @@ function followRelay(ctx: ServerContext, url: string): Upstream {
   }
 
   /** Imports in order; the cursor moves past what is stored, and only after a complete catch-up. */
-  function enqueue(events: unknown[]): Promise<void> {
-    importing = importing.then(async () => {
+  function enqueue(events: unknown[]): Promise<boolean> {
+    const done = importing.then(async () => {
       try {
         for (let i = 0; i < events.length; i += BATCH_SIZE) await ctx.importer.importEvents(events.slice(i, i + BATCH_SIZE), url);
         // Counted once stored, so a cursor saved now never passes an event still waiting in a batch.
@@ -71,11 +72,14 @@ function followRelay(ctx: ServerContext, url: string): Upstream {
           if (t <= ctx.now()) newest = Math.max(newest, t);
         }
         await saveCursor();
+        return true;
       } catch (err) {
         log(`import failed: ${(err as Error).message}`);
+        return false;
       }
     });
-    return importing;
+    importing = done.then(() => undefined);
+    return done;
   }
 
   async function saveCursor(): Promise<void> {
@@ -109,8 +113,12 @@ function followRelay(ctx: ServerContext, url: string): Upstream {
     let upper = until;
     for (;;) {
       const page = await requestPage(socket, { since, until: upper, limit: pageLimit });
-      if (page === null) return false;
-      await enqueue(page);
+      // A page that never ended or could not be stored leaves the catch-up incomplete: the cursor must
+      // not pass it, and a new connection (after the usual backoff) starts the catch-up again.
+      if (page === null || !(await enqueue(page))) {
+        socket.terminate();
+        return false;
+      }
       if (stopped || socket.readyState !== WebSocket.OPEN) return false;
       let oldest = Infinity;
       for (const event of page) oldest = Math.min(oldest, createdAt(event) || Infinity);
@@ -124,7 +132,11 @@ function followRelay(ctx: ServerContext, url: string): Upstream {
     const subId = randomBytes(15).toString('hex');
     const events: unknown[] = [];
     return new Promise((resolve) => {
+      // A relay that never ends the page leaves the catch-up incomplete rather than stuck forever.
+      const timer = setTimeout(() => done(null), PAGE_TIMEOUT_MS);
+      timer.unref();
       const done = (value: unknown[] | null) => {
+        clearTimeout(timer);
         socket.off('message', onMessage);
         socket.off('close', onClose);
         if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(['CLOSE', subId]));
