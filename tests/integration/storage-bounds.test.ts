@@ -58,6 +58,21 @@ describe.each(['sqlite', 'postgres'] as const)('storage bounds (%s)', (store) =>
     expect(stored.sort()).toEqual(all.map((v) => v[1].id).sort());
   });
 
+  it('keeps past contact lists for recovery outside events: the fullest per day, newest 30 days', async () => {
+    const u = person();
+    const day = 86400;
+    const today = Math.floor(t.clock.now / day) * day;
+    const follows = (k: number) => Array.from({ length: k }, () => ['p', person().pk]);
+    // 35 days with one list each, plus a fuller one arriving late for the newest day.
+    const lists = Array.from({ length: 35 }, (_, i) => sign(u, 3, today - i * day + 60, '', follows(2)));
+    const lateFuller = sign(u, 3, today + 30, '', follows(4));
+    for (const ev of [...lists, lateFuller]) expect((await v1.req(sub(), 'import_events', { events: [ev] })).notices).toEqual([]);
+    const kept = await t.server.ctx.db.all<{ event_id: string }>('SELECT event_id FROM contact_list_history WHERE pubkey = ? ORDER BY day DESC', [u.pk]);
+    expect(kept.map((r) => r.event_id)).toEqual([lateFuller.id, ...lists.slice(1, 30).map((e) => e.id)]);
+    const stored = await v1.req(sub(), 'events', { event_ids: [...lists, lateFuller].map((e) => e.id) });
+    expect(stored.events.filter((e) => e.kind === 3).map((e) => e.id)).toEqual([lists[0].id]);
+  });
+
   it('refuses a Blossom upload past the quota with 413 and X-Reason, and an upload socket chunk with a notice', async () => {
     const alice = generateSecretKey();
     const auth = (b: Buffer) => {
