@@ -17,7 +17,7 @@ export function openSqlite(file: string): Database {
   db.pragma('journal_mode = WAL');
   // NORMAL: a commit survives a killed process but may not survive a power cut. Writes to DURABLE
   // tables are synced (see below); the rest is derived from events that relays still hold, and FULL
-  // everywhere cost batched ingest about 40 % on this machine (bench/RESULTS.md, 2026-11-26).
+  // everywhere cost batched ingest 14–59 % (median 37 %) on this machine (bench/RESULTS.md, 2026-11-26).
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   db.pragma('cache_size = -65536');
