@@ -1,5 +1,12 @@
 import type { ServerConfig, ServerLimits } from './context.ts';
 
+/** Spec §6: premium media storage, 100 GB; the same figure membership reports as the storage quota. */
+export const STORAGE_QUOTA_BYTES = 100 * 1024 ** 3;
+/** Link previews are small rows: 64 MiB holds a few hundred thousand. */
+export const LINK_PREVIEW_CACHE_BYTES = 64 * 1024 ** 2;
+/** Media-cache originals on disk; rendered again from the source when evicted. */
+export const MEDIA_CACHE_BYTES = 10 * 1024 ** 3;
+
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value.trim() === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
@@ -74,6 +81,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s.length > 0),
+    upstreamPageLimit: integer('UPSTREAM_PAGE_LIMIT', env.UPSTREAM_PAGE_LIMIT, 500, 1, 100_000),
+    storageQuotaBytes: integer('STORAGE_QUOTA_BYTES', env.STORAGE_QUOTA_BYTES, STORAGE_QUOTA_BYTES, 0, Number.MAX_SAFE_INTEGER),
+    linkPreviewCacheBytes: integer('LINK_PREVIEW_CACHE_BYTES', env.LINK_PREVIEW_CACHE_BYTES, LINK_PREVIEW_CACHE_BYTES, 0, Number.MAX_SAFE_INTEGER),
+    mediaCacheBytes: integer('MEDIA_CACHE_BYTES', env.MEDIA_CACHE_BYTES, MEDIA_CACHE_BYTES, 0, Number.MAX_SAFE_INTEGER),
     // Demo is on unless explicitly '0': a fresh checkout should show a populated network.
     demo: env.DEMO?.trim() !== '0',
     demoPublic: flag(env.DEMO_PUBLIC, false),

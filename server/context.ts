@@ -16,6 +16,14 @@ export interface ServerConfig {
   distDir: string;
   /** Upstream relays to ingest from (comma list in UPSTREAM_RELAYS); empty by default. */
   upstreamRelays: string[];
+  /** Events per catch-up REQ to an upstream relay (UPSTREAM_PAGE_LIMIT); 500 when absent. */
+  upstreamPageLimit?: number;
+  /** Bytes of uploads (Blossom and the upload socket) one pubkey may own (STORAGE_QUOTA_BYTES); 100 GiB when absent. */
+  storageQuotaBytes?: number;
+  /** Bytes of link previews kept before the least recently used go (LINK_PREVIEW_CACHE_BYTES); 64 MiB when absent. */
+  linkPreviewCacheBytes?: number;
+  /** Bytes of media-cache originals kept under DATA_DIR before the least recently used go (MEDIA_CACHE_BYTES); 10 GiB when absent. */
+  mediaCacheBytes?: number;
   /** Seed the demo network when the database is empty. */
   demo: boolean;
   /** Demo seeding and payments also when HOST is not a loopback address (DEMO_PUBLIC=1). */

@@ -8,7 +8,8 @@ import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
 import { authHashes, AuthError, verifyBlossomAuth } from '../upload/auth.ts';
-import { blobPath, commitBlob, deleteBlob, getBlob, listBlobs, tempBlobPath } from '../upload/blobs.ts';
+import { storageQuota } from '../membership/store.ts';
+import { blobPath, commitBlob, deleteBlob, getBlob, listBlobs, overQuotaMessage, QuotaError, storageLeft, tempBlobPath } from '../upload/blobs.ts';
 import { isMediaMime, sniffMediaType, SNIFF_BYTES, tooBigMessage, UNSUPPORTED_TYPE, uploadLimitBytes, REGULAR_LIMIT_BYTES } from '../upload/types.ts';
 import { IMMUTABLE, sendFile } from './send-file.ts';
 
@@ -61,8 +62,15 @@ class Refused extends Error {
   }
 }
 
+async function ownsAny(ctx: ServerContext, pubkey: string, hashes: string[]): Promise<boolean> {
+  for (const h of hashes) if (await ctx.db.get('SELECT 1 AS x FROM blob_owners WHERE sha256 = ? AND pubkey = ?', [h, pubkey])) return true;
+  return false;
+}
+
+const overQuota = (quota: number) => new Refused(413, 'storage quota exceeded', overQuotaMessage(quota));
+
 /** Streams the body to a temp file, checking the type on the first bytes and the size all along. */
-function receive(req: IncomingMessage, tmp: string, limit: number): Promise<{ sha256: string; size: number; type: string }> {
+function receive(req: IncomingMessage, tmp: string, limit: number, tooBig: Refused): Promise<{ sha256: string; size: number; type: string }> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
     const out = createWriteStream(tmp);
@@ -83,7 +91,7 @@ function receive(req: IncomingMessage, tmp: string, limit: number): Promise<{ sh
     req.on('data', (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
-      if (size > limit) return stop(new Refused(413, 'file too large', tooBigMessage(limit)));
+      if (size > limit) return stop(tooBig);
       if (type === null) {
         head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES)]);
         if (head.length >= SNIFF_BYTES || size >= 12) {
@@ -118,22 +126,29 @@ async function upload(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
     if (err instanceof AuthError) return fail(res, 401, err.message, 'Érvénytelen vagy hiányzó feltöltési engedély.', true);
     throw err;
   }
-  const limit = await uploadLimitBytes(ctx, auth.pubkey);
+  const sizeLimit = await uploadLimitBytes(ctx, auth.pubkey);
+  // Re-uploading bytes one already owns costs nothing; commitBlob checks the quota once the hash is known.
+  const again = await ownsAny(ctx, auth.pubkey, authHashes(auth));
+  const left = again ? sizeLimit : await storageLeft(ctx, auth.pubkey);
+  const limit = Math.min(sizeLimit, left);
+  // Past the smaller of the two limits the answer names the one that was hit.
+  const refusal = left < sizeLimit ? overQuota(storageQuota(ctx)) : new Refused(413, 'file too large', tooBigMessage(sizeLimit));
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return fail(res, 413, 'file too large', tooBigMessage(limit), true);
+  if (Number.isFinite(declared) && declared > limit) return fail(res, refusal.status, refusal.reason, refusal.hu, true);
   const declaredType = String(req.headers['content-type'] ?? '').split(';')[0].trim();
   if (declaredType && declaredType !== 'application/octet-stream' && !isMediaMime(declaredType)) {
     return fail(res, 415, 'unsupported file type', UNSUPPORTED_TYPE, true);
   }
   const tmp = await tempBlobPath(ctx);
   try {
-    const blob = await receive(req, tmp, limit);
+    const blob = await receive(req, tmp, limit, refusal);
     const allowed = authHashes(auth);
     if (allowed.length && !allowed.includes(blob.sha256)) {
       return fail(res, 403, 'sha256 does not match the x tag of the auth event', 'A feltöltött fájl nem egyezik az engedélyezett fájllal.');
     }
     ok(res, await commitBlob(ctx, tmp, blob, auth.pubkey, requestOrigin(req, ctx)));
   } catch (err) {
+    if (err instanceof QuotaError) err = overQuota(err.quota);
     if (err instanceof Refused) return fail(res, err.status, err.reason, err.hu, true);
     if (!res.headersSent && !req.destroyed) throw err;
   } finally {

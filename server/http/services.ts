@@ -59,7 +59,7 @@ export async function handleServices(ctx: ServerContext, req: IncomingMessage, r
       return true;
     }
     // Titles and descriptions are a stranger's text: never a document of ours, even opened directly.
-    json(res, 200, await linkPreview(ctx.db, u, ctx.now()), untrustedHeaders('application/json'));
+    json(res, 200, await linkPreview(ctx.db, u, ctx.now(), ctx.config.linkPreviewCacheBytes), untrustedHeaders('application/json'));
     return true;
   }
   if (path === '/media-cache' && (method === 'GET' || method === 'HEAD')) {

@@ -1,5 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { forgetContactList, recordContactList } from './contact-history.ts';
 import { applyDeletion, isTombstoned } from './delete.ts';
 import { INDEXERS } from './indexers.ts';
 import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
@@ -28,6 +29,31 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
   if (await tx.get('SELECT 1 AS x FROM events WHERE id = ?', [event.id])) {
     return { ok: true, reason: 'duplicate: already have this event', visible: false, deleted: [] };
   }
+  if (event.kind === 3) await recordContactList(tx, event);
+
+  let replaced: string | null = null;
+  let replacedAt = 0;
+  if (hasPointer(event.kind)) {
+    const d = pointerD(event.kind, event.tags);
+    const current = await tx.get<{ event_id: string; created_at: number }>(
+      'SELECT event_id, created_at FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?',
+      [event.pubkey, event.kind, d],
+    );
+    // Newest wins; on a tie the lowest id, for every kind (NIP-01; our decision over Primal's last-import-wins).
+    const wins = !current || event.created_at > current.created_at || (event.created_at === current.created_at && event.id < current.event_id);
+    // A superseded version is accepted but not kept: storage must not grow with every profile edit.
+    if (!wins) return { ok: true, reason: '', visible: false, deleted: [] };
+    await tx.run(
+      `INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (pubkey, kind, d) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at`,
+      [event.pubkey, event.kind, d, event.id, event.created_at],
+    );
+    if (current) {
+      replaced = current.event_id;
+      replacedAt = Number(current.created_at);
+      await tx.run('DELETE FROM event_tags WHERE event_id = ?', [replaced]);
+    }
+  }
   await tx.run('INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
     event.id,
     event.pubkey,
@@ -39,31 +65,13 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
     now,
   ]);
 
-  let replaced: string | null = null;
-  if (hasPointer(event.kind)) {
-    const d = pointerD(event.kind, event.tags);
-    const current = await tx.get<{ event_id: string; created_at: number }>(
-      'SELECT event_id, created_at FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?',
-      [event.pubkey, event.kind, d],
-    );
-    // Newest wins; on a tie the lowest id, for every kind (NIP-01; our decision over Primal's last-import-wins).
-    const wins = !current || event.created_at > current.created_at || (event.created_at === current.created_at && event.id < current.event_id);
-    if (!wins) return { ok: true, reason: '', visible: false, deleted: [] };
-    await tx.run(
-      `INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (pubkey, kind, d) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at`,
-      [event.pubkey, event.kind, d, event.id, event.created_at],
-    );
-    if (current) {
-      replaced = current.event_id;
-      await tx.run('DELETE FROM event_tags WHERE event_id = ?', [replaced]);
-    }
-  }
-
   await insertTags(tx, event);
 
   let deleted: string[] = [];
-  if (event.kind === 5) deleted = await applyDeletion(tx, event);
+  if (event.kind === 5) {
+    deleted = await applyDeletion(tx, event);
+    for (const id of deleted) await forgetContactList(tx, id);
+  }
   else if (event.kind === 3) await applyFollows(tx, event);
   else if (event.kind === 7) await applyReaction(tx, event, now);
   else if (event.kind === 9735) await applyZap(tx, event, now);
@@ -74,7 +82,30 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
     for (const id of deleted) await indexer.onDelete?.(tx, id, now);
     await indexer.onEvent(tx, event, now);
   }
+  // Only now: indexers diff the new version against the one it replaced (index-followers.ts).
+  if (replaced) {
+    await tx.run('DELETE FROM events WHERE id = ?', [replaced]);
+    if (POST_KINDS.has(event.kind)) await keepVersionId(tx, event, replaced, replacedAt);
+  }
   return { ok: true, reason: '', visible: true, deleted };
+}
+
+/** Superseded article ids kept per address (read by the thread view and the article stats). */
+export const MAX_REPLACED_VERSIONS = 200;
+
+async function keepVersionId(tx: Queryable, event: NostrEvent, replaced: string, replacedAt: number): Promise<void> {
+  const d = pointerD(event.kind, event.tags);
+  await tx.run(
+    'INSERT INTO replaced_versions (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    [event.pubkey, event.kind, d, replaced, replacedAt],
+  );
+  const cut = await tx.get<{ created_at: number | string }>(
+    `SELECT created_at FROM replaced_versions WHERE pubkey = ? AND kind = ? AND d = ? ORDER BY created_at DESC LIMIT 1 OFFSET ${MAX_REPLACED_VERSIONS}`,
+    [event.pubkey, event.kind, d],
+  );
+  if (cut) {
+    await tx.run('DELETE FROM replaced_versions WHERE pubkey = ? AND kind = ? AND d = ? AND created_at <= ?', [event.pubkey, event.kind, d, Number(cut.created_at)]);
+  }
 }
 
 /** Rows per multi-row INSERT into event_tags: few statement texts to cache, few statements per event. */
@@ -199,10 +230,23 @@ async function applyReaction(tx: Queryable, event: NostrEvent, now: number): Pro
 }
 
 async function applyZap(tx: Queryable, event: NostrEvent, now: number): Promise<void> {
-  const zap = parseZapReceipt(event);
-  if (typeof zap === 'string') return;
+  const parsed = parseZapReceipt(event);
+  if (typeof parsed === 'string') return;
+  const zap = { ...parsed };
   if (zap.target) {
-    const target = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [zap.target]);
+    let target = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [zap.target]);
+    if (!target) {
+      // A zap on an edited article's old version counts for the version that replaced it (not kept in events).
+      const current = await tx.get<{ event_id: string; kind: number }>(
+        `SELECT r.event_id, r.kind FROM replaced_versions v JOIN replaceable r ON r.pubkey = v.pubkey AND r.kind = v.kind AND r.d = v.d
+         WHERE v.event_id = ?`,
+        [zap.target],
+      );
+      if (current) {
+        zap.target = current.event_id;
+        target = { kind: Number(current.kind) };
+      }
+    }
     if (!target || !ZAPPABLE_KINDS.has(target.kind)) return;
   }
   await tx.run(

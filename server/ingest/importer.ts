@@ -12,8 +12,11 @@ const DEDUPE_CACHE_SIZE = 200_000;
 const DB_LOOKUP_CHUNK = 500;
 /** Events per verify request: the pool checks later chunks while earlier ones are written. */
 const VERIFY_CHUNK = 250;
-/** Events per write transaction (relay and seed batches are 1000, upstream 2000: one transaction per call). */
-const TX_EVENTS = 5000;
+/**
+ * Events per write transaction (relay and seed batches are 1000). A transaction runs without yielding,
+ * so this also bounds how long one import holds the event loop.
+ */
+const TX_EVENTS = 1000;
 
 export interface ImporterDeps {
   db: Database;
@@ -127,8 +130,8 @@ export function createImporter(deps: ImporterDeps): Importer {
     const codes: VerifyCode[][] = [];
     const acceptedIds = new Set<string>();
 
-    /** The checks after dedupe, in S §5.2 order; null when the event may be written. */
-    const check = async (k: number): Promise<ImportResult | null> => {
+    /** The checks after dedupe, in S §5.2 order; null when the event may be written. Its chunk's codes must be in. */
+    const check = (k: number): ImportResult | null => {
       const { event } = pending[k];
       if (stored.has(event.id) || acceptedIds.has(event.id)) {
         seen.add(event.id);
@@ -136,11 +139,6 @@ export function createImporter(deps: ImporterDeps): Importer {
       }
       const slot = slots[k];
       const chunk = Math.floor(slot / VERIFY_CHUNK);
-      if (!codes[chunk]) {
-        // Waiting for the workers (or a yield when they are already done) lets other sockets in between chunks.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        codes[chunk] = await checks[chunk];
-      }
       const code = codes[chunk][slot - chunk * VERIFY_CHUNK];
       if (code !== VERIFY_OK) {
         return result(event.id, false, code === VERIFY_BAD_ID ? 'invalid: event id does not match its content' : 'invalid: bad signature');
@@ -155,20 +153,31 @@ export function createImporter(deps: ImporterDeps): Importer {
     const visible: NostrEvent[] = [];
     for (let g = 0; g < pending.length; g += TX_EVENTS) {
       const end = Math.min(pending.length, g + TX_EVENTS);
+      // Every signature of the group is checked before BEGIN: nothing inside the transaction waits for
+      // the workers (or anything else), so no other write can run on the connection while it is open.
+      // Later groups' chunks keep verifying while this one is written.
+      for (let k = g; k < end; k++) {
+        const slot = slots[k];
+        if (slot < 0) continue;
+        const chunk = Math.floor(slot / VERIFY_CHUNK);
+        codes[chunk] ??= await checks[chunk];
+      }
+      const toWrite: number[] = [];
+      for (let k = g; k < end; k++) {
+        const refused = check(k);
+        if (refused) results[pending[k].index] = refused;
+        else toWrite.push(k);
+      }
+      if (toWrite.length === 0) continue;
       const written: number[] = [];
       const groupVisible: NostrEvent[] = [];
       const groupRemoved: string[] = [];
       try {
         // One transaction for the group: commits cost far more than statements, since every index page an
-        // event touches is written to the WAL again at each commit. Later chunks verify while earlier ones are written.
+        // event touches is written to the WAL again at each commit.
         await deps.db.transaction(async (tx) => {
-          for (let k = g; k < end; k++) {
+          for (const k of toWrite) {
             const { index, event } = pending[k];
-            const refused = await check(k);
-            if (refused) {
-              results[index] = refused;
-              continue;
-            }
             written.push(index);
             // A savepoint per event: one event's failure must not cost the rest of the batch
             // (and PostgreSQL refuses every later statement in a transaction after an error).

@@ -1,10 +1,13 @@
 /**
  * Link previews (GET /link-preview, S §7): fetch the page once, read its OpenGraph and meta
- * tags, and keep the answer in the `preview` table for a day (an hour after a failure).
+ * tags, and keep the answer in the `preview` table for a day (an hour after a failure), within
+ * LINK_PREVIEW_CACHE_BYTES (server/media/lru.ts).
  */
+import { LINK_PREVIEW_CACHE_BYTES } from '../config.ts';
 import type { Queryable } from '../store/db.ts';
 import { fetchHead, type FetchOptions } from './fetch.ts';
 import { decodeHtml, parseHtmlMeta } from './html-meta.ts';
+import { forget, grow, touch } from './lru.ts';
 import { normaliseUrl } from './urls.ts';
 
 export const PREVIEW_MAX_BYTES = 1024 * 1024;
@@ -63,13 +66,22 @@ export async function fetchPreview(url: string): Promise<{ preview: LinkPreview;
 /** One fetch per URL at a time, however many clients ask for it together. */
 const inflight = new WeakMap<Queryable, Map<string, Promise<LinkPreview>>>();
 
-export async function linkPreview(db: Queryable, rawUrl: string, now: number): Promise<LinkPreview> {
+/** What a stored preview costs, roughly: its text plus the row and index overhead. */
+function rowBytes(url: string, p: LinkPreview): number {
+  return 64 + 2 * url.length + p.mimetype.length + p.title.length + p.description.length + p.image.length + p.icon_url.length;
+}
+
+/** The preview of `rawUrl`, from the table while fresh; `capBytes` (LINK_PREVIEW_CACHE_BYTES) bounds the table, least recently used out first. */
+export async function linkPreview(db: Queryable, rawUrl: string, now: number, capBytes = LINK_PREVIEW_CACHE_BYTES): Promise<LinkPreview> {
   const url = normaliseUrl(rawUrl.trim());
   if (!url) return emptyPreview(rawUrl);
   const row = await db.get<PreviewRow>('SELECT * FROM preview WHERE url = ?', [url]);
   if (row) {
     const age = now - Number(row.fetched_at);
-    if (age < (Number(row.ok) ? FRESH_SECONDS : RETRY_FAILED_SECONDS)) return fromRow(row);
+    if (age < (Number(row.ok) ? FRESH_SECONDS : RETRY_FAILED_SECONDS)) {
+      await touch(db, 'preview', url, now);
+      return fromRow(row);
+    }
   }
   let pending = inflight.get(db);
   if (!pending) inflight.set(db, (pending = new Map()));
@@ -83,6 +95,10 @@ export async function linkPreview(db: Queryable, rawUrl: string, now: number): P
          md_image = excluded.md_image, icon_url = excluded.icon_url, ok = excluded.ok, fetched_at = excluded.fetched_at`,
       [url, preview.mimetype, preview.title, preview.description, preview.image, preview.icon_url, ok ? 1 : 0, now],
     );
+    await forget(db, 'preview', url);
+    await grow(db, 'preview', url, rowBytes(url, preview), now, capBytes, async (old) => {
+      await db.run('DELETE FROM preview WHERE url = ?', [old]);
+    });
     return preview;
   })().finally(() => pending.delete(url));
   pending.set(url, job);

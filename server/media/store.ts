@@ -3,13 +3,15 @@
  * made lazily with sharp and kept beside them, and demo SVGs rasterised on first use.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { MEDIA_CACHE_BYTES } from '../config.ts';
 import type { ServerContext } from '../context.ts';
 import { sniffMediaType, SNIFF_BYTES } from '../upload/types.ts';
 import { downloadToFile } from './fetch.ts';
 import { VARIANT_WIDTH, type MediaRow, type VariantSize } from './info.ts';
+import { grow, touch } from './lru.ts';
 
 export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 20_000;
@@ -47,6 +49,25 @@ async function readHead(file: string): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Counts `bytes` more for the original `sha256` (itself, or a variant of it) and evicts the least
+ * recently used originals, with their variants, while the cache is over MEDIA_CACHE_BYTES. An
+ * evicted URL is downloaded again on its next request.
+ */
+async function account(ctx: ServerContext, sha256: string, bytes: number): Promise<void> {
+  const dirs = mediaDirs(ctx.config.dataDir);
+  await grow(ctx.db, 'media', sha256, bytes, ctx.now(), ctx.config.mediaCacheBytes ?? MEDIA_CACHE_BYTES, async (old) => {
+    await rm(join(dirs.originals, old), { force: true });
+    let names: string[] = [];
+    try {
+      names = await readdir(dirs.variants);
+    } catch {
+      // No variants made yet.
+    }
+    for (const name of names) if (name.startsWith(`${old}-`)) await rm(join(dirs.variants, name), { force: true });
+  });
 }
 
 /** Same-key work runs once; later callers wait for the first. Keyed by path, so it is safe across servers. */
@@ -117,6 +138,7 @@ export async function fetchMedia(ctx: ServerContext, url: string): Promise<Media
       if (mimetype) {
         await rename(tmp, join(dirs.originals, got.sha256));
         row = { url, status: 'ok', mimetype, width, height, animated, size: got.size, sha256: got.sha256, updated_at: now };
+        await account(ctx, got.sha256, got.size);
       }
     } catch (err) {
       if (ctx.config.verbose) console.error('Médialetöltési hiba:', url, (err as Error).message);
@@ -139,7 +161,10 @@ export async function fetchMedia(ctx: ServerContext, url: string): Promise<Media
  */
 export async function knownMedia(ctx: ServerContext, url: string): Promise<MediaRow | null> {
   const row = await ctx.db.get<MediaRow>('SELECT * FROM media WHERE url = ?', [url]);
-  if (row && row.status === 'ok' && row.sha256 && (await exists(join(mediaDirs(ctx.config.dataDir).originals, row.sha256)))) return row;
+  if (row && row.status === 'ok' && row.sha256 && (await exists(join(mediaDirs(ctx.config.dataDir).originals, row.sha256)))) {
+    await touch(ctx.db, 'media', row.sha256, ctx.now());
+    return row;
+  }
   if (row && row.status === 'failed' && ctx.now() - Number(row.updated_at) < RETRY_FAILED_SECONDS) return null;
   const used =
     (await ctx.db.get('SELECT 1 AS x FROM event_media WHERE url = ? LIMIT 1', [url])) ??
@@ -161,11 +186,14 @@ export async function variantFile(ctx: ServerContext, row: MediaRow, size: Varia
   const dirs = mediaDirs(ctx.config.dataDir);
   const keepAnimation = animated && Number(row.animated) === 1;
   const name = `${row.sha256}-${size}-${keepAnimation ? 1 : 0}.webp`;
-  return once(join(dirs.variants, name), () =>
-    writeAtomically(dirs.variants, dirs.tmp, name, async (tmp) => {
+  return once(join(dirs.variants, name), async () => {
+    let made = 0;
+    const file = await writeAtomically(dirs.variants, dirs.tmp, name, async (tmp) => {
       let img = sharp(originalPath(ctx, row), { animated: keepAnimation, limitInputPixels: MAX_INPUT_PIXELS });
       if (size !== 'o') img = img.resize({ width: VARIANT_WIDTH[size], withoutEnlargement: true });
-      await img.webp({ quality: 80 }).toFile(tmp);
-    }),
-  );
+      made = (await img.webp({ quality: 80 }).toFile(tmp)).size;
+    });
+    if (made > 0) await account(ctx, row.sha256, made);
+    return file;
+  });
 }

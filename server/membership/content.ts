@@ -5,8 +5,9 @@
 import { CommandError, type Args } from '../cache/args.ts';
 import { wire, type CacheObject } from '../cache/data.ts';
 import type { NostrEvent, ServerContext } from '../context.ts';
+import { contactListHistory } from '../ingest/contact-history.ts';
 import { blobUrl, deleteBlob } from '../upload/blobs.ts';
-import { STORAGE_QUOTA_BYTES } from './store.ts';
+import { storageQuota } from './store.ts';
 
 export const KIND_MEDIA_STATS = 10000163;
 export const KIND_MEDIA_LIST = 10000164;
@@ -19,10 +20,6 @@ const UPLOADS_MAX = 100;
 /** Events can be large (long articles, big lists); a backup pages through them instead. */
 const BACKUP_DEFAULT = 200;
 const BACKUP_MAX = 500;
-const RECOVERY_DAYS = 30;
-/** Kind-3 versions looked at for the recovery list, read RECOVERY_PAGE at a time. */
-const RECOVERY_SCAN = 2000;
-const RECOVERY_PAGE = 100;
 const SHA_IN_URL = /\/([0-9a-f]{64})(?:\.[a-z0-9]{1,10})?$/i;
 
 /** The address clients reach this server on, for blob URLs (as the upload socket names them). */
@@ -44,7 +41,7 @@ export async function mediaStats(ctx: ServerContext, pubkey: string): Promise<Re
     else if (r.type.startsWith('image/')) out.image += bytes;
     else out.other += bytes;
   }
-  out.free = Math.max(0, STORAGE_QUOTA_BYTES - out.video - out.image - out.other);
+  out.free = Math.max(0, storageQuota(ctx) - out.video - out.image - out.other);
   return out;
 }
 
@@ -83,26 +80,10 @@ export async function mediaDelete(ctx: ServerContext, pubkey: string, url: unkno
  */
 export async function recoveryContactLists(ctx: ServerContext, pubkey: string): Promise<CacheObject[]> {
   const best = new Map<number, { ev: NostrEvent; follows: number }>();
-  let cursor = { at: Number.MAX_SAFE_INTEGER, id: '' };
-  for (let scanned = 0; scanned < RECOVERY_SCAN; scanned += RECOVERY_PAGE) {
-    const rows = await ctx.db.all<{ id: string; created_at: number | string; tags: string; content: string; sig: string }>(
-      `SELECT id, created_at, tags, content, sig FROM events WHERE pubkey = ? AND kind = 3 AND (created_at < ? OR (created_at = ? AND id > ?))
-       ORDER BY created_at DESC, id LIMIT ${RECOVERY_PAGE}`,
-      [pubkey, cursor.at, cursor.at, cursor.id],
-    );
-    for (const r of rows) {
-      const created = Number(r.created_at);
-      cursor = { at: created, id: r.id };
-      const day = Math.floor(created / 86400);
-      // Newest first: once 30 days are held, an older day can only be past the window.
-      if (!best.has(day) && best.size >= RECOVERY_DAYS) return recoveryReply(best);
-      const tags = parseTags(r.tags);
-      const follows = tags.filter((t) => Array.isArray(t) && t[0] === 'p').length;
-      const cur = best.get(day);
-      if (cur && cur.follows >= follows) continue;
-      best.set(day, { ev: { id: r.id, pubkey, created_at: created, kind: 3, tags, content: r.content, sig: r.sig }, follows });
-    }
-    if (rows.length < RECOVERY_PAGE) break;
+  for (const r of await contactListHistory(ctx.db, pubkey)) {
+    const created = Number(r.created_at);
+    const ev: NostrEvent = { id: r.event_id, pubkey, created_at: created, kind: 3, tags: parseTags(r.tags), content: r.content, sig: r.sig };
+    best.set(Math.floor(created / 86400), { ev, follows: Number(r.follows) });
   }
   return recoveryReply(best);
 }

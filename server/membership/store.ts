@@ -4,6 +4,7 @@
  * leaderboards, the NIP-05 names and the upload limit all see the same state.
  */
 import { CommandError } from '../cache/args.ts';
+import { STORAGE_QUOTA_BYTES } from '../config.ts';
 import type { ServerContext } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 
@@ -20,8 +21,8 @@ export interface Membership {
   last_donation: number | null;
 }
 
-/** Spec §6: premium media storage. */
-export const STORAGE_QUOTA_BYTES = 100 * 1024 ** 3;
+/** The per-pubkey upload quota (STORAGE_QUOTA_BYTES, spec §6: 100 GB). */
+export const storageQuota = (ctx: ServerContext) => ctx.config.storageQuotaBytes ?? STORAGE_QUOTA_BYTES;
 
 interface Row {
   pubkey: string;

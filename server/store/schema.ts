@@ -225,6 +225,23 @@ export const SCHEMA: string[] = [
      pubkey TEXT PRIMARY KEY, kinds TEXT NOT NULL, relays TEXT NOT NULL, status TEXT NOT NULL, total BIGINT NOT NULL,
      done BIGINT NOT NULL, cursor_created_at BIGINT NOT NULL, cursor_id TEXT NOT NULL, error TEXT NOT NULL DEFAULT '',
      started_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)`,
+  // Per author and UTC day, that day's kind 3 with the most follows, newest 30 days only
+  // (server/ingest/contact-history.ts): superseded versions are not kept in events.
+  `CREATE TABLE IF NOT EXISTS contact_list_history (
+     pubkey TEXT NOT NULL, day BIGINT NOT NULL, event_id TEXT NOT NULL, created_at BIGINT NOT NULL, follows BIGINT NOT NULL,
+     tags TEXT NOT NULL, content TEXT NOT NULL, sig TEXT NOT NULL, PRIMARY KEY (pubkey, day))`,
+  `CREATE INDEX IF NOT EXISTS contact_list_history_event ON contact_list_history (event_id)`,
+  // Ids of superseded versions of addressable posts (articles), newest 200 per address: replies and zaps
+  // may still point at an old id after the version itself is dropped from events.
+  `CREATE TABLE IF NOT EXISTS replaced_versions (
+     pubkey TEXT NOT NULL, kind INTEGER NOT NULL, d TEXT NOT NULL, event_id TEXT NOT NULL, created_at BIGINT NOT NULL,
+     PRIMARY KEY (pubkey, kind, d, event_id))`,
+  `CREATE INDEX IF NOT EXISTS replaced_versions_event ON replaced_versions (event_id)`,
+  // Size and last use of each entry of a bounded cache (server/media/lru.ts): area preview keyed by URL,
+  // area media keyed by the original's sha256 (its variants count towards it).
+  `CREATE TABLE IF NOT EXISTS cache_usage (
+     area TEXT NOT NULL, key TEXT NOT NULL, bytes BIGINT NOT NULL, last_access BIGINT NOT NULL, PRIMARY KEY (area, key))`,
+  `CREATE INDEX IF NOT EXISTS cache_usage_lru ON cache_usage (area, last_access)`,
   // NIP-47 connections to the custodial demo wallet: the client key's pubkey only, never its secret.
   `CREATE TABLE IF NOT EXISTS wallet_nwc_connections (
      client_pubkey TEXT PRIMARY KEY, pubkey TEXT NOT NULL, appname TEXT NOT NULL, created_at BIGINT NOT NULL)`,

@@ -6,7 +6,25 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerContext } from '../context.ts';
-import { extensionFor } from './types.ts';
+import { storageQuota, usedStorage } from '../membership/store.ts';
+import { extensionFor, MB } from './types.ts';
+
+/** An upload that would take its owner past STORAGE_QUOTA_BYTES. */
+export class QuotaError extends Error {
+  constructor(readonly quota: number) {
+    super(overQuotaMessage(quota));
+  }
+}
+
+export function overQuotaMessage(quota: number): string {
+  const size = quota >= 1024 * MB ? `${Math.round(quota / (1024 * MB))} GB` : `${Math.round(quota / MB)} MB`;
+  return `Betelt a tárhelyed: legfeljebb ${size} tárolható. Törölj régebbi fájlokat a médiakezelőben.`;
+}
+
+/** Bytes `pubkey` may still upload before reaching the quota. */
+export async function storageLeft(ctx: ServerContext, pubkey: string): Promise<number> {
+  return Math.max(0, storageQuota(ctx) - (await usedStorage(ctx.db, pubkey)));
+}
 
 export interface BlobDescriptor {
   url: string;
@@ -46,6 +64,9 @@ export async function commitBlob(
   origin: string,
 ): Promise<BlobDescriptor> {
   const now = ctx.now();
+  // Checked again here, at the end: uploads of one user may run side by side. Bytes already owned cost nothing.
+  const owned = await ctx.db.get('SELECT 1 AS x FROM blob_owners WHERE sha256 = ? AND pubkey = ?', [blob.sha256, pubkey]);
+  if (!owned && blob.size > (await storageLeft(ctx, pubkey))) throw new QuotaError(storageQuota(ctx));
   const final = blobPath(ctx, blob.sha256);
   let present = false;
   try {

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { ServerContext } from '../context.ts';
-import { commitBlob, tempBlobPath, type BlobDescriptor } from './blobs.ts';
+import { storageQuota } from '../membership/store.ts';
+import { commitBlob, overQuotaMessage, QuotaError, storageLeft, tempBlobPath, type BlobDescriptor } from './blobs.ts';
 import { isMediaMime, sniffMediaType, tooBigMessage, UNSUPPORTED_TYPE, uploadLimitBytes } from './types.ts';
 
 /** An upload with no chunk for this long is abandoned: its temp file is removed. */
@@ -130,6 +131,7 @@ export class ChunkedUploads {
     const limit = await uploadLimitBytes(this.ctx, pubkey);
     if (typeof fileLength !== 'number' || !Number.isSafeInteger(fileLength) || fileLength <= 0) throw new UploadError('invalid file_length');
     if (fileLength > limit) throw new UploadError(tooBigMessage(limit));
+    if (offset === 0 && fileLength > (await storageLeft(this.ctx, pubkey))) throw new UploadError(overQuotaMessage(storageQuota(this.ctx)));
     if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new UploadError('invalid offset');
     if (typeof c.data !== 'string') throw new UploadError('invalid chunk: missing data');
     const { mime, bytes } = parseDataUrl(c.data);
@@ -188,6 +190,8 @@ export class ChunkedUploads {
       clearTimeout(up.timer);
       try {
         return await commitBlob(this.ctx, up.tmp, { sha256: actual, size: up.fileLength, type: up.type }, pubkey, origin);
+      } catch (err) {
+        throw err instanceof QuotaError ? new UploadError(err.message) : err;
       } finally {
         await rm(up.tmp, { force: true });
       }

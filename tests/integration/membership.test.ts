@@ -220,11 +220,12 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     const lists = ofKind(rec.events, 3) as { tags: string[][] }[];
     expect(lists.map((l) => l.tags.length)).toEqual([1, 5]);
     const stats = content<{ kind: number; cnt: number }[]>((await ask(v1, 'membership_content_stats', alice)).events[0]);
-    expect(stats).toEqual([{ kind: 0, cnt: 1 }, { kind: 1, cnt: 3 }, { kind: 3, cnt: 3 }, { kind: 10002, cnt: 1 }]);
+    expect(stats).toEqual([{ kind: 0, cnt: 1 }, { kind: 1, cnt: 3 }, { kind: 3, cnt: 1 }, { kind: 10002, cnt: 1 }]);
     const notes = await ask(wallet, 'membership_content_backup', alice, { kinds: [1], since: 0, limit: 2 });
     expect(notes.events.map((e) => e.content)).toEqual(['Jegyzet 1', 'Jegyzet 2']);
+    // Superseded contact lists are not stored: 1 profile, 3 notes, 1 contact list, 1 relay list.
     const everything = await ask(wallet, 'membership_content_backup', alice, {});
-    expect(everything.events).toHaveLength(8);
+    expect(everything.events).toHaveLength(6);
     expect((await ask(wallet, 'membership_content_backup', alice, { limit: 1e9 })).notices).toEqual(['limit too big']);
     expect((await ask(wallet, 'membership_content_backup', carol, {})).notices[0]).toContain('prémium');
   });
@@ -237,11 +238,11 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     expect(started.notices).toEqual([]);
     const pushed = () => wallet.frames.filter((f) => f.msg[0] === 'EVENT' && f.msg[1] === statusSub).map((f) => content(f.msg[2] as Record<string, unknown>));
     await wallet.until(() => pushed().some((p) => p.status === 'done'), 'rebroadcast done');
-    expect(pushed().at(-1)).toMatchObject({ running: false, status: 'done', progress: 1, total: 8, done: 8 });
+    expect(pushed().at(-1)).toMatchObject({ running: false, status: 'done', progress: 1, total: 6, done: 6 });
     wallet.send(JSON.stringify(['CLOSE', statusSub]));
     const got = await relayServer.server.ctx.db.all<{ content: string }>('SELECT content FROM events WHERE pubkey = ? AND kind = 1 ORDER BY created_at', [alicePk]);
     expect(got.map((r) => r.content)).toEqual(['Jegyzet 1', 'Jegyzet 2', 'Jegyzet 3']);
-    // A job cut off by a restart resumes from its cursor: 5 sent before, only the last 3 now.
+    // A job cut off by a restart resumes from its cursor: 5 sent before, only the last one now.
     const db = t.server.ctx.db;
     const fifth = await db.get<{ created_at: number; id: string }>('SELECT created_at, id FROM events WHERE pubkey = ? ORDER BY created_at, id LIMIT 1 OFFSET 4', [alicePk]);
     await db.run(`UPDATE membership_rebroadcasts SET status = 'running', done = 5, cursor_created_at = ?, cursor_id = ? WHERE pubkey = ?`, [Number(fifth!.created_at), fifth!.id, alicePk]);
@@ -250,7 +251,7 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     await wallet.req(resumedSub, 'rebroadcasting_status', { event_from_user: signed(alice, {}, 'rebroadcasting_status') });
     const resumed = () => wallet.frames.filter((f) => f.msg[0] === 'EVENT' && f.msg[1] === resumedSub).map((f) => content(f.msg[2] as Record<string, unknown>));
     await wallet.until(() => resumed().some((p) => p.status === 'done'), 'resumed rebroadcast done');
-    expect(resumed().at(-1)).toMatchObject({ status: 'done', done: 8, total: 8 });
+    expect(resumed().at(-1)).toMatchObject({ status: 'done', done: 6, total: 6 });
     wallet.send(JSON.stringify(['CLOSE', resumedSub]));
     const cancelled = await ask(v1, 'membership_content_rebroadcast_cancel', alice);
     expect(content(cancelled.events[0])).toMatchObject({ running: false });

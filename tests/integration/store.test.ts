@@ -51,6 +51,27 @@ function conformance(name: string, open: () => Promise<Database>) {
       );
       expect(order).toEqual(['a:start', 'a:end', 'b:start', 'b:end', 'c:start', 'c:end']);
     });
+
+    it('keeps a write made outside while a transaction is open when that transaction rolls back', async () => {
+      let release!: () => void;
+      const paused = new Promise<void>((r) => (release = r));
+      let began!: () => void;
+      const begun = new Promise<void>((r) => (began = r));
+      const failing = db.transaction(async (tx) => {
+        await tx.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['doomed', 'x']);
+        began();
+        await paused;
+        throw new Error('rolled back');
+      });
+      await begun;
+      // Acknowledged to its caller (a settings save, say) only once it is committed on its own.
+      const outside = db.run('INSERT INTO app_settings (pubkey, event, updated_at) VALUES (?, ?, ?)', ['p'.repeat(64), '{}', 1]);
+      setTimeout(release, 20);
+      await expect(failing).rejects.toThrow('rolled back');
+      await outside;
+      expect(await db.get('SELECT updated_at FROM app_settings WHERE pubkey = ?', ['p'.repeat(64)])).toEqual({ updated_at: 1 });
+      expect(await db.get('SELECT value FROM meta WHERE key = ?', ['doomed'])).toBeUndefined();
+    });
   });
 }
 

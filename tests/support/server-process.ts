@@ -9,6 +9,8 @@ export interface RunningServer {
   /** Called with every line the server prints from now on. */
   onLine(listener: (line: string) => void): void;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or power cut would end it: no shutdown code runs. Keeps the data dir. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -52,8 +54,14 @@ export async function startServerProcess(env: Record<string, string> = {}, keepD
     onLine(listener) {
       listeners.push(listener);
     },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);

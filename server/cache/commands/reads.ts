@@ -144,23 +144,13 @@ export async function readsSpecFeed(args: Args, spec: Record<string, unknown>, e
   return readsBundle(env.ctx.db, q, viewer);
 }
 
-/** Every stored version of one address, so replies to an edited article's old ids still count. */
+/** The ids an address had before its current version, so replies to an edited article's old ids still count. */
 async function versionIds(db: Queryable, kind: number, pubkey: string, d: string): Promise<string[]> {
-  const rows = await db.all<{ id: string; tags: string }>(
-    `SELECT id, tags FROM events WHERE pubkey = ? AND kind = ? ORDER BY created_at DESC LIMIT ?`,
-    [pubkey, kind, MAX_VERSIONS * 5],
+  const rows = await db.all<{ event_id: string }>(
+    `SELECT event_id FROM replaced_versions WHERE pubkey = ? AND kind = ? AND d = ? ORDER BY created_at DESC LIMIT ${MAX_VERSIONS}`,
+    [pubkey, kind, d],
   );
-  const out: string[] = [];
-  for (const r of rows) {
-    try {
-      const tags = JSON.parse(r.tags) as string[][];
-      if ((tags.find((t) => t[0] === 'd')?.[1] ?? '') === d) out.push(r.id);
-    } catch {
-      // An unreadable version cannot be replied to by id anyway.
-    }
-    if (out.length >= MAX_VERSIONS) break;
-  }
-  return out;
+  return rows.map((r) => r.event_id);
 }
 
 /**

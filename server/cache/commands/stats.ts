@@ -101,33 +101,19 @@ type By = (typeof BY)[number];
 
 const interactions = (s: StatsRow) => s.likes + s.replies + s.reposts + s.zaps;
 
-function dOf(tagsJson: string): string | undefined {
-  try {
-    const tags = JSON.parse(tagsJson) as unknown;
-    if (!Array.isArray(tags)) return undefined;
-    const d = (tags as unknown[]).find((t): t is string[] => Array.isArray(t) && t[0] === 'd');
-    return typeof d?.[1] === 'string' ? d[1] : '';
-  } catch {
-    return undefined;
-  }
-}
-
-/** Each current article's total over all its stored versions, so an edit keeps the zaps and likes of before. */
+/** Each current article's total over its current and superseded versions (replaced_versions), so an edit keeps the zaps and likes of before. */
 async function articleTotals(db: Queryable, pubkey: string, by: By): Promise<{ id: string; key: number; published: number }[]> {
   const current = await db.all<{ d: string; event_id: string; published_at: number | string }>(
     `SELECT d, event_id, published_at FROM articles WHERE pubkey = ?`,
     [pubkey],
   );
   if (!current.length) return [];
-  const versions = await db.all<{ id: string; tags: string }>(
-    `SELECT id, tags FROM events WHERE pubkey = ? AND kind = ? ORDER BY created_at DESC LIMIT ?`,
+  const versions = await db.all<{ event_id: string; d: string }>(
+    `SELECT event_id, d FROM replaced_versions WHERE pubkey = ? AND kind = ? ORDER BY created_at DESC LIMIT ?`,
     [pubkey, KIND_ARTICLE, MAX_VERSIONS],
   );
   const dById = new Map<string, string>();
-  for (const v of versions) {
-    const d = dOf(v.tags);
-    if (d !== undefined) dById.set(v.id, d);
-  }
+  for (const v of versions) dById.set(v.event_id, v.d);
   for (const c of current) dById.set(c.event_id, c.d);
   const stats = await statsByIds(db, dById.keys());
   const totals = new Map<string, number>();
