@@ -21,8 +21,9 @@ const REPLY = 10000300;
 const BURST = 3000;
 
 const nowSec = () => Math.floor(Date.now() / 1000);
-const appData = (who: Person, body: unknown, tmpl: Partial<EventTemplate> = {}) =>
-  finalizeEvent({ kind: 30078, created_at: nowSec(), tags: [['d', 'Primal-Web App']], content: JSON.stringify(body), ...tmpl }, who.sk);
+/** A signed request for one command (its op in the d tag, as the server requires). */
+const appData = (who: Person, op: string, body: unknown, tmpl: Partial<EventTemplate> = {}) =>
+  finalizeEvent({ kind: 30078, created_at: nowSec(), tags: [['d', 'Primal-Web App', op]], content: JSON.stringify(body), ...tmpl }, who.sk);
 
 /** One relay socket that publishes frames and collects the OK of each event id. */
 async function relaySocket(base: string) {
@@ -67,14 +68,14 @@ describe.each(['sqlite', 'postgres'] as const)('acknowledged writes survive SIGK
   };
   const ws = (path: string) => CacheClient.connect(`${server!.url.replace('http', 'ws')}${path}`);
   const theme = async (c: CacheClient, who: Person) => {
-    const r = await c.req(sub(), 'get_app_settings', { event_from_user: appData(who, {}) });
+    const r = await c.req(sub(), 'get_app_settings', { event_from_user: appData(who, 'get_app_settings', {}) });
     return content(r.events[0]).theme;
   };
   const pay = (id: string) =>
     http('POST', `${server!.url}/api/demo/pay-quote`, { body: JSON.stringify({ membership_quote_id: id }), headers: { 'Content-Type': 'application/json' } });
   const buy = async (wallet: CacheClient, who: Person, name: string) => {
     const r = await wallet.req(sub(), 'membership_purchase_product', {
-      event_from_user: appData(who, { name, product_id: '3-months-premium', receiver_pubkey: who.pk }),
+      event_from_user: appData(who, 'membership_purchase_product', { name, product_id: '3-months-premium', receiver_pubkey: who.pk }),
     });
     expect(r.notices).toEqual([]);
     return String(content(ofKind(r.events, REPLY)[0]).membership_quote_id);
@@ -101,7 +102,7 @@ describe.each(['sqlite', 'postgres'] as const)('acknowledged writes survive SIGK
     await relay.ok(burst[0].id);
     const quotes: string[] = [];
     for (const [i, p] of people.entries()) {
-      const save = await v1.req(sub(), 'set_app_settings', { settings_event: appData(p, { theme: `midnight` }) });
+      const save = await v1.req(sub(), 'set_app_settings', { settings_event: appData(p, 'set_app_settings', { theme: `midnight` }) });
       expect(save.notices).toEqual([]);
       quotes.push(await buy(wallet, p, `tartos${i}x`));
     }
@@ -123,7 +124,7 @@ describe.each(['sqlite', 'postgres'] as const)('acknowledged writes survive SIGK
 
     await start();
     let v1 = await ws('/v1');
-    expect((await v1.req(sub(), 'set_app_settings', { settings_event: appData(u, { theme: 'ice' }) })).notices).toEqual([]);
+    expect((await v1.req(sub(), 'set_app_settings', { settings_event: appData(u, 'set_app_settings', { theme: 'ice' }) })).notices).toEqual([]);
     await server!.kill();
 
     await start();
@@ -150,7 +151,7 @@ describe.each(['sqlite', 'postgres'] as const)('acknowledged writes survive SIGK
     expect(await theme(v1, u)).toBe('ice');
     const got = await v1.req(sub(), 'events', { event_ids: [note.id, imported.id] });
     expect(ofKind(got.events, 1).map((e) => e.id).sort()).toEqual([note.id, imported.id].sort());
-    const status = await v1.req(sub(), 'membership_status', { event_from_user: appData(u, {}) });
+    const status = await v1.req(sub(), 'membership_status', { event_from_user: appData(u, 'get_membership_status', {}) });
     expect(content(ofKind(status.events, REPLY)[0])).toMatchObject({ tier: 'premium', name: 'megmarad' });
     await v1.close();
     await server!.stop();
