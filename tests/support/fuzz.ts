@@ -6,6 +6,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
+import { Rng } from '../../server/demo/rng.ts';
 
 export type Endpoint = '/v1' | '/relay' | '/wallet' | '/upload';
 
@@ -16,16 +17,10 @@ export interface FuzzFrame {
   tracked?: string;
 }
 
-/** mulberry32: small, fast and good enough to drive a fuzzer reproducibly. */
+/** The demo network's seeded generator: one PRNG in the tree, and the same frames for the same seed. */
 export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(`fuzz/${seed}`);
+  return () => rng.next();
 }
 
 const FRAME_LIMIT = 512 * 1024;

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { fullApi } from '../../lib/account';
 import { toastSuccess } from '../../lib/toast';
 import { Modal } from '../Modal';
+import { PinField } from './PinField';
 import './i18n';
 import '../../styles/login.css';
 
@@ -82,25 +83,15 @@ export default function PinPrompt() {
     <Modal title={t('pin.title')} className="modal-narrow pin-prompt" onClose={cancel} initialFocus="input">
       <form onSubmit={(e) => void submit(e)} noValidate>
         <p className="login-intro">{t('pin.intro')}</p>
-        <div className="form-field">
-          <label htmlFor={`${id}-pin`}>{t('pin.label')}</label>
-          <input
-            id={`${id}-pin`}
-            className="form-input"
-            type="password"
-            name="pin"
-            autoComplete="current-password"
-            value={pin}
-            onChange={(e) => setPin(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-          />
-          {error && (
-            <p id={`${id}-error`} className="form-error" role="alert">
-              {error}
-            </p>
-          )}
-        </div>
+        <PinField
+          id={`${id}-pin`}
+          label={t('pin.label')}
+          name="pin"
+          autoComplete="current-password"
+          value={pin}
+          onChange={setPin}
+          error={error ?? undefined}
+        />
         <div className="pin-actions">
           <button type="button" className="button button-secondary" onClick={cancel} disabled={working}>
             {t('pin.cancel')}

@@ -12,6 +12,7 @@ import { fullApi } from '../../lib/account';
 import { toastSuccess } from '../../lib/toast';
 import { PIN_MIN_LENGTH } from '../../../worker/pin';
 import { copyWithToast, useRevealedSecret } from '../../components/login/util';
+import { PinField } from '../../components/login/PinField';
 import '../../components/login/i18n';
 import '../../styles/modal.css';
 import '../../styles/login.css';
@@ -43,25 +44,15 @@ function PinReveal({ onRevealed }: { onRevealed: (nsec: string) => void }) {
   };
   return (
     <form className="account-pin-form" onSubmit={(e) => void submit(e)} noValidate>
-      <div className="form-field">
-        <label htmlFor={`${id}-pin`}>{t('account.revealPin')}</label>
-        <input
-          id={`${id}-pin`}
-          className="form-input"
-          type="password"
-          name="reveal-pin"
-          autoComplete="current-password"
-          value={pin}
-          onChange={(e) => setPin(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-        {error && (
-          <p id={`${id}-error`} className="form-error" role="alert">
-            {t('pin.wrong')}
-          </p>
-        )}
-      </div>
+      <PinField
+        id={`${id}-pin`}
+        label={t('account.revealPin')}
+        name="reveal-pin"
+        autoComplete="current-password"
+        value={pin}
+        onChange={setPin}
+        error={error ? t('pin.wrong') : undefined}
+      />
       <button type="submit" className="button button-secondary" disabled={working || pin === ''} aria-busy={working}>
         {t('account.reveal')}
       </button>
@@ -97,26 +88,8 @@ function ChangePin() {
       setWorking(false);
     }
   };
-  const field = (name: 'current' | 'next' | 'again', label: string, value: string, set: (v: string) => void, auto: string) => (
-    <div className="form-field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        className="form-input"
-        type="password"
-        name={`pin-${name}`}
-        autoComplete={auto}
-        value={value}
-        onChange={(e) => set(e.target.value)}
-        aria-invalid={error?.field === name ? true : undefined}
-        aria-describedby={error?.field === name ? `${id}-error` : undefined}
-      />
-      {error?.field === name && (
-        <p id={`${id}-error`} className="form-error" role="alert">
-          {error.text}
-        </p>
-      )}
-    </div>
+  const field = (name: 'current' | 'next' | 'again', label: string, value: string, set: (v: string) => void, auto: 'current-password' | 'new-password') => (
+    <PinField id={`${id}-${name}`} label={label} name={`pin-${name}`} autoComplete={auto} value={value} onChange={set} error={error?.field === name ? error.text : undefined} />
   );
   return (
     <form className="account-pin-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
