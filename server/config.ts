@@ -28,6 +28,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!Number.isFinite(scale) || scale <= 0) {
     throw new Error(`DEMO_SCALE érvénytelen: ${JSON.stringify(env.DEMO_SCALE)} (pozitív szám kell)`);
   }
+  const demo = env.DEMO?.trim() !== '0';
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer('PORT', env.PORT, 8800, 0, 65535),
@@ -39,7 +40,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .map((s) => s.trim())
       .filter((s) => s.length > 0),
     // Demo is on unless explicitly '0': a fresh checkout should show a populated network.
-    demo: env.DEMO?.trim() !== '0',
+    demo,
+    // The demo lightning network (server/lightning) runs with the demo network unless DEMO_LIGHTNING=0.
+    demoLightning: flag(env.DEMO_LIGHTNING, demo),
     demoScale: scale,
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',

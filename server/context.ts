@@ -18,6 +18,8 @@ export interface ServerConfig {
   upstreamRelays: string[];
   /** Seed the demo network when the database is empty. */
   demo: boolean;
+  /** Run the demo lightning network: ledger, LNURL-pay callbacks, NIP-47 wallet service (DEMO_LIGHTNING, default = DEMO). */
+  demoLightning?: boolean;
   /** 1 = the full demo network; tests use a small fraction. */
   demoScale: number;
   /** Domain of the demo network's NIP-05 names and lightning addresses. */
