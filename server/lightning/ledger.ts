@@ -193,7 +193,7 @@ export interface Spender {
 /** Sats a connection paid within its current budget window. */
 export async function spentInWindow(db: Queryable, clientPubkey: string, renewal: BudgetRenewal, now: number): Promise<number> {
   const row = await db.get<{ s: number | string | null }>(
-    `SELECT SUM(amount_sats) AS s FROM ln_invoices WHERE paid_via = ? AND status = 'paid' AND paid_at >= ?`,
+    `SELECT SUM(amount_sats) AS s FROM ln_invoices WHERE paid_via = ? AND status = 'paid' AND paid_at > ?`,
     [clientPubkey, budgetWindowStart(renewal, now)],
   );
   return Number(row?.s ?? 0);

@@ -27,10 +27,10 @@ const DAY = 86_400;
 // within one window around a month boundary.
 const WINDOW: Record<BudgetRenewal, number> = { never: Infinity, daily: DAY, weekly: 7 * DAY, monthly: 30 * DAY, yearly: 365 * DAY };
 
-/** Start (unix seconds) of the window whose payments count against the budget; 0 for 'never'. */
+/** Payments after this moment (unix seconds, exclusive) count against the budget; -1 for 'never'. */
 export function budgetWindowStart(renewal: BudgetRenewal, now: number): number {
   const w = WINDOW[renewal];
-  return Number.isFinite(w) ? now - w : 0;
+  return Number.isFinite(w) ? now - w : -1;
 }
 
 /** NIP-47 and LNURL amounts are msat; the ledger only takes whole sats. */
