@@ -8,6 +8,9 @@ import { finalizeEvent, type VerifiedEvent } from 'nostr-tools/pure';
 import WebSocket from 'ws';
 import { CacheClient, content } from './cache-client.ts';
 
+// NWCClient (a client written by others, like a browser wallet page) needs a global WebSocket, which Node 20 lacks.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+
 export class RelayClient {
   private readonly events = new Map<string, VerifiedEvent[]>();
   private readonly eosed = new Set<string>();

@@ -32,6 +32,8 @@ type Lnurl = { pr?: string; routes?: unknown[]; status?: string; reason?: string
 describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (store) => {
   let pg: TempPostgres | null = null;
   let t: TestServer;
+  /** Another relay named in the zap request: the receipt is sent there too. */
+  let elsewhere: TestServer;
   let v1: CacheClient;
   let wallet: CacheClient;
   let relay: RelayClient;
@@ -64,6 +66,7 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
   beforeAll(async () => {
     pg = store === 'postgres' ? await startTempPostgres() : null;
     t = await startTestServer({ DATABASE_URL: pg?.url ?? '', DEMO_LIGHTNING: '1' });
+    elsewhere = await startTestServer();
     relayUrl = `${t.base.replace('http', 'ws')}/relay`;
     v1 = await CacheClient.connect(`${t.base.replace('http', 'ws')}/v1`);
     wallet = await CacheClient.connect(`${t.base.replace('http', 'ws')}/wallet`);
@@ -85,13 +88,15 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     await v1?.close();
     await wallet?.close();
     await t?.stop();
+    await elsewhere?.stop();
     pg?.stop();
   });
 
   it('zaps a note through LNURL and NIP-47 (nostr-tools, NIP-04); the receipt is counted, listed and notified', async () => {
     const info = jsonOf<Record<string, unknown>>(await http('GET', `${t.base}/.well-known/lnurlp/bob`));
     expect(info).toMatchObject({ tag: 'payRequest', allowsNostr: true, nostrPubkey: ZAPPER_PUBKEY, minSendable: 1000, maxSendable: 1_000_000_000, commentAllowed: 280 });
-    const request = zapRequest(alice, [['p', bobPk], ['e', note.id], ['amount', '21000'], ['relays', relayUrl], ['P', alicePk]]);
+    const otherRelay = `${elsewhere.base.replace('http', 'ws')}/relay`;
+    const request = zapRequest(alice, [['p', bobPk], ['e', note.id], ['amount', '21000'], ['relays', relayUrl, otherRelay], ['P', alicePk]]);
     const json = JSON.stringify(request);
     const answer = await callback('bob', { amount: '21000', nostr: json });
     expect(answer.routes).toEqual([]);
@@ -112,7 +117,7 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     // The receipt, signed by the zapper, went through normal ingestion.
     const zaps = await v1.req('z1', 'event_zaps_by_satszapped', { event_id: note.id });
     expect(zaps.notices).toEqual([]);
-    const receipt = ofKind(zaps.events, 9735)[0] as { pubkey: string; tags: string[][] };
+    const receipt = ofKind(zaps.events, 9735)[0] as { id: string; pubkey: string; tags: string[][] };
     expect(receipt.pubkey).toBe(ZAPPER_PUBKEY);
     const tag = (name: string) => receipt.tags.find((x) => x[0] === name)?.[1];
     expect(tag('p')).toBe(bobPk);
@@ -128,6 +133,17 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     expect(ofKind(notes.events, 10000110).map((o) => content(o))).toEqual([
       expect.objectContaining({ type: 3, your_post: note.id, who_zapped_it: alicePk, satszapped: 21, message: 'Haladjunk együtt! 🫡' }),
     ]);
+
+    // The other relay named in the zap request gets the same receipt (sent without holding up the payment).
+    const other = await CacheClient.connect(`${elsewhere.base.replace('http', 'ws')}/v1`);
+    const deadline = Date.now() + 10_000;
+    let there: Record<string, unknown>[] = [];
+    while (there.length === 0 && Date.now() < deadline) {
+      there = ofKind((await other.req(`o${++n}`, 'events', { event_ids: [receipt.id] })).events, 9735);
+      if (there.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    await other.close();
+    expect(there).toHaveLength(1);
 
     // Paying the same invoice again is refused and moves nothing.
     const again = await payWithNostrTools(uri, pr);
