@@ -37,6 +37,10 @@ const OP_KINDS: Record<string, number> = {
   nwc_connect: KIND_NWC_CONNECTION,
 };
 const MAX_CONNECTIONS = 20;
+/** nwc_connect hands out a spending secret to whoever sends the signed event, so the event must be fresh and used once. */
+const MAX_CONNECT_AGE_SECONDS = 300;
+const USED_CONNECT_EVENTS = 10_000;
+const usedConnectEvents = new WeakMap<object, Map<string, number>>();
 const MAX_APPNAME = 64;
 const SERVICE_KEY = 'wallet_service_key';
 
@@ -90,6 +94,13 @@ async function nwcConnect(env: CommandEnv, ev: NostrEvent, params: Args): Promis
   if (!appname) throw new CommandError('missing appname');
   if ([...appname].length > MAX_APPNAME) throw new CommandError(`invalid appname: at most ${MAX_APPNAME} characters`);
   const limits = limitsFrom(params);
+  const now = env.ctx.now();
+  if (ev.created_at < now - MAX_CONNECT_AGE_SECONDS) throw new CommandError('invalid operation_event: too old, sign a new one');
+  let used = usedConnectEvents.get(env.ctx);
+  if (!used) usedConnectEvents.set(env.ctx, (used = new Map()));
+  for (const [id, at] of used) if (at < now - MAX_CONNECT_AGE_SECONDS || used.size > USED_CONNECT_EVENTS) used.delete(id);
+  if (used.has(ev.id)) throw new CommandError('invalid operation_event: already used, sign a new one');
+  used.set(ev.id, ev.created_at);
   const { ctx } = env;
   const count = await ctx.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM wallet_nwc_connections WHERE pubkey = ?', [ev.pubkey]);
   if (Number(count?.n ?? 0) >= MAX_CONNECTIONS) throw new CommandError(`Legfeljebb ${MAX_CONNECTIONS} alkalmazás kapcsolódhat a pénztárcához.`);

@@ -251,6 +251,15 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     expect(await balance(carolPk)).toBeNaN();
     const bad = finalizeEvent({ kind: 10000803, tags: [], content: JSON.stringify(['nwc_connect', { appname: 'x', budget_sats: -1 }]), created_at: t.clock.now }, alice);
     expect((await wallet.req('bad', 'wallet', { operation_event: bad })).notices).toEqual(['invalid budget_sats: expected a non-negative integer']);
+    // The answer is a spending secret: a replayed or stale signed request must not get one.
+    const connect = (created_at: number) =>
+      finalizeEvent({ kind: 10000803, tags: [], content: JSON.stringify(['nwc_connect', { appname: 'Egyszer' }]), created_at }, alice);
+    const once = connect(t.clock.now);
+    expect((await wallet.req('once', 'wallet', { operation_event: once })).notices).toEqual([]);
+    expect((await wallet.req('twice', 'wallet', { operation_event: once })).notices).toEqual(['invalid operation_event: already used, sign a new one']);
+    expect((await wallet.req('old', 'wallet', { operation_event: connect(t.clock.now - 301) })).notices).toEqual([
+      'invalid operation_event: too old, sign a new one',
+    ]);
   });
 
   it('activates a membership when its quote invoice is paid over NWC, and refuses a second payment', async () => {
