@@ -30,6 +30,8 @@ import { BUDGET_RENEWALS, LedgerError, msatToSats, type BudgetRenewal } from './
 export const NWC_METHODS: readonly Nip47SingleMethod[] = ['get_info', 'get_balance', 'pay_invoice', 'make_invoice', 'lookup_invoice', 'list_transactions'];
 const SUBS_PER_SOCKET = 150;
 const SUBSCRIBE_WAIT_MS = 5_000;
+/** How often lost subscriptions (after a dropped relay socket) are looked for. */
+const WATCHDOG_MS = 1_000;
 const MAX_LIST = 100;
 
 export interface NwcLimits {
@@ -164,22 +166,35 @@ function handlerFor(ctx: ServerContext, clientPubkey: string, owner: string): NW
   };
 }
 
+interface Served {
+  owner: string;
+  unsubscribe: () => void;
+  /** The relay has confirmed the subscription (EOSE); only then can its loss be noticed. */
+  ready: boolean;
+}
+
 interface Socket {
   service: NWCWalletService;
-  subs: number;
+  clients: Map<string, Served>;
 }
 
 interface State {
   relayUrl: string;
   walletSecret: string;
   sockets: Socket[];
-  subs: Map<string, () => void>;
   stopped: boolean;
+  watchdog: NodeJS.Timeout;
 }
 
 const states = new WeakMap<ServerContext, State>();
 
 type RelayInternals = { openSubs: Map<string, { filters: { authors?: string[] }[]; eosed: boolean }> };
+
+function openSub(service: NWCWalletService, clientPubkey: string, eosed: boolean): boolean {
+  const subs = (service.relay as unknown as RelayInternals).openSubs;
+  for (const sub of subs.values()) if ((!eosed || sub.eosed) && sub.filters.some((f) => f.authors?.includes(clientPubkey))) return true;
+  return false;
+}
 
 /**
  * Resolves once the relay has answered the connection's REQ with EOSE: requests published before
@@ -187,35 +202,80 @@ type RelayInternals = { openSubs: Map<string, { filters: { authors?: string[] }[
  */
 async function subscribed(service: NWCWalletService, clientPubkey: string): Promise<void> {
   const deadline = Date.now() + SUBSCRIBE_WAIT_MS;
-  while (Date.now() < deadline) {
-    const subs = (service.relay as unknown as RelayInternals).openSubs;
-    for (const sub of subs.values()) if (sub.eosed && sub.filters.some((f) => f.authors?.includes(clientPubkey))) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  while (Date.now() < deadline && !openSub(service, clientPubkey, true)) await new Promise((r) => setTimeout(r, 10));
+}
+
+async function subscribe(ctx: ServerContext, state: State, socket: Socket, clientPubkey: string, served: Served): Promise<void> {
+  served.ready = false;
+  served.unsubscribe();
+  served.unsubscribe = await socket.service.subscribe(
+    new NWCWalletServiceKeyPair(state.walletSecret, clientPubkey),
+    handlerFor(ctx, clientPubkey, served.owner),
+  );
+  await subscribed(socket.service, clientPubkey);
+  served.ready = true;
 }
 
 /** Serves one connection (idempotent); called at start for stored ones and by nwc_connect for new ones. */
 export async function serveConnection(ctx: ServerContext, clientPubkey: string, owner: string): Promise<void> {
   const state = states.get(ctx);
-  if (!state || state.stopped || state.subs.has(clientPubkey)) return;
-  let socket = state.sockets.find((s) => s.subs < SUBS_PER_SOCKET);
+  if (!state || state.stopped || state.sockets.some((s) => s.clients.has(clientPubkey))) return;
+  let socket = state.sockets.find((s) => s.clients.size < SUBS_PER_SOCKET);
   if (!socket) {
-    socket = { service: new NWCWalletService({ relayUrl: state.relayUrl }), subs: 0 };
+    socket = { service: new NWCWalletService({ relayUrl: state.relayUrl }), clients: new Map() };
     state.sockets.push(socket);
   }
-  socket.subs++;
-  const unsubscribe = await socket.service.subscribe(new NWCWalletServiceKeyPair(state.walletSecret, clientPubkey), handlerFor(ctx, clientPubkey, owner));
-  state.subs.set(clientPubkey, unsubscribe);
-  await subscribed(socket.service, clientPubkey);
+  // Reserved before the await, so a second call for the same connection does not subscribe twice.
+  const served: Served = { owner, unsubscribe: () => undefined, ready: false };
+  socket.clients.set(clientPubkey, served);
+  await subscribe(ctx, state, socket, clientPubkey, served);
+}
+
+/**
+ * After a dropped relay socket the SDK reconnects and resubscribes only one of the subscriptions
+ * sharing it (each subscribe takes over the relay's single onclose), so every confirmed
+ * subscription the relay no longer has is made again here.
+ */
+async function resubscribeLost(ctx: ServerContext, state: State): Promise<void> {
+  for (const socket of state.sockets) {
+    for (const [clientPubkey, served] of socket.clients) {
+      if (state.stopped) return;
+      if (served.ready && !openSub(socket.service, clientPubkey, false)) await subscribe(ctx, state, socket, clientPubkey, served);
+    }
+  }
+}
+
+/** True when every connection is subscribed and confirmed by the relay (tests wait for it after a drop). */
+export function walletServiceReady(ctx: ServerContext): boolean {
+  const state = states.get(ctx);
+  if (!state) return false;
+  return state.sockets.every((s) => [...s.clients].every(([client, served]) => served.ready && openSub(s.service, client, true)));
 }
 
 /** Connects the wallet service to our relay (after the server listens) and serves every stored connection. */
 export async function startWalletService(ctx: ServerContext, relayUrl: string): Promise<void> {
   const walletSecret = bytesToHex(await serviceKey(ctx.db));
-  const state: State = { relayUrl, walletSecret, sockets: [], subs: new Map(), stopped: false };
+  const first: Socket = { service: new NWCWalletService({ relayUrl }), clients: new Map() };
+  let checking = false;
+  const state: State = {
+    relayUrl,
+    walletSecret,
+    sockets: [first],
+    stopped: false,
+    watchdog: setInterval(() => {
+      if (checking || state.stopped) return;
+      checking = true;
+      resubscribeLost(ctx, state)
+        .catch((err: unknown) => {
+          if (ctx.config.verbose) console.error('NWC újrafeliratkozási hiba:', err);
+        })
+        .finally(() => {
+          checking = false;
+        });
+    }, WATCHDOG_MS),
+  };
+  state.watchdog.unref();
   states.set(ctx, state);
-  const first: Socket = { service: new NWCWalletService({ relayUrl }), subs: 0 };
-  state.sockets.push(first);
   // The info event tells clients (NWCClient reads it) which methods and encryptions are served.
   await first.service.publishWalletServiceInfoEvent(walletSecret, [...NWC_METHODS], []);
   const rows = await ctx.db.all<{ client_pubkey: string; pubkey: string }>('SELECT client_pubkey, pubkey FROM wallet_nwc_connections');
@@ -226,8 +286,16 @@ export async function stopWalletService(ctx: ServerContext): Promise<void> {
   const state = states.get(ctx);
   if (!state) return;
   state.stopped = true;
-  for (const unsubscribe of state.subs.values()) unsubscribe();
-  state.subs.clear();
-  for (const s of state.sockets) s.service.close();
+  clearInterval(state.watchdog);
+  for (const socket of state.sockets) {
+    for (const served of socket.clients.values()) served.unsubscribe();
+    socket.service.close();
+  }
+  state.sockets = [];
   states.delete(ctx);
+}
+
+/** The SDK services' relay sockets, for tests that drop one. */
+export function walletServiceRelays(ctx: ServerContext): NWCWalletService['relay'][] {
+  return states.get(ctx)?.sockets.map((s) => s.service.relay) ?? [];
 }

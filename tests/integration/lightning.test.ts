@@ -15,6 +15,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey, type EventTemplate } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAPPER_PUBKEY } from '../../server/demo/accounts.ts';
 import { encodeBolt11 } from '../../server/demo/bolt11.ts';
+import { walletServiceReady, walletServiceRelays } from '../../server/lightning/nwc.ts';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { CacheClient, content, ofKind } from './cache-client.ts';
 import { descriptionHashOf, nwcConnect, paymentHashOf, RelayClient } from './lightning-support.ts';
@@ -279,5 +280,28 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     expect(await t.server.ctx.db.get('SELECT tier, name FROM memberships WHERE pubkey = ?', [alicePk])).toEqual({ tier: 'premium', name: 'alice' });
     expect(await payWithNostrTools(uri, quote.qr_code)).toMatchObject({ error: { code: 'PAYMENT_FAILED' } });
     expect(await balance(alicePk)).toBe(before - quote.amount_sats);
+  });
+
+  it('subscribes every connection again when the service loses its relay socket', async () => {
+    const uris = [
+      await nwcConnect(wallet, alice, t.clock.now, { appname: 'Megszakad 1' }),
+      await nwcConnect(wallet, bob, t.clock.now, { appname: 'Megszakad 2' }),
+    ];
+    expect(walletServiceReady(t.server.ctx)).toBe(true);
+    for (const r of walletServiceRelays(t.server.ctx)) {
+      const ws = (r as unknown as { ws: { close(): void; once(ev: 'close', f: () => void): void } }).ws;
+      const closed = new Promise<void>((resolve) => ws.once('close', resolve));
+      ws.close();
+      await closed;
+    }
+    expect(walletServiceReady(t.server.ctx)).toBe(false);
+    const deadline = Date.now() + 10_000;
+    while (!walletServiceReady(t.server.ctx) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(walletServiceReady(t.server.ctx)).toBe(true);
+    // Both connections answer again, not just the one the SDK itself resubscribes.
+    for (const uri of uris) {
+      const pr = String((await callback('bob', { amount: '1000' })).pr);
+      expect((await payWithNostrTools(uri, pr)).result_type).toBe('pay_invoice');
+    }
   });
 });
