@@ -250,6 +250,15 @@ export async function payInvoice(ctx: ServerContext, payer: string, invoice: str
   return paid;
 }
 
+/**
+ * Forgets unpaid invoices a day after they expired: anyone can ask the LNURL callback for one, so
+ * they must not pile up. Paid ones are the accounts' history; a quote's stays with the quote.
+ */
+export async function pruneInvoices(db: Queryable, now: number): Promise<number> {
+  const r = await db.run(`DELETE FROM ln_invoices WHERE status = 'pending' AND expires_at < ? AND quote_id IS NULL`, [now - 86_400]);
+  return r.changes;
+}
+
 /** The invoices where the account paid or was paid, newest first (NIP-47 list_transactions). */
 export async function transactionsOf(
   db: Queryable,

@@ -15,6 +15,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey, type EventTemplate } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAPPER_PUBKEY } from '../../server/demo/accounts.ts';
 import { encodeBolt11 } from '../../server/demo/bolt11.ts';
+import { pruneInvoices } from '../../server/lightning/ledger.ts';
 import { walletServiceReady, walletServiceRelays } from '../../server/lightning/nwc.ts';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { CacheClient, content, ofKind } from './cache-client.ts';
@@ -303,5 +304,25 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
       const pr = String((await callback('bob', { amount: '1000' })).pr);
       expect((await payWithNostrTools(uri, pr)).result_type).toBe('pay_invoice');
     }
+  });
+
+  it('forgets unpaid invoices a day after they expired, keeping paid ones and quotes', async () => {
+    const count = async (where: string) => Number((await t.server.ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ln_invoices WHERE ${where}`))?.n);
+    const unpaid = String((await callback('bob', { amount: '1000', comment: 'Sosem fizetik ki' })).pr);
+    const paidBefore = await count(`status = 'paid'`);
+    const quotesBefore = await count('quote_id IS NOT NULL');
+    await pruneInvoices(t.server.ctx.db, t.clock.now);
+    // Still payable: kept.
+    expect(await count(`invoice = '${unpaid}'`)).toBe(1);
+    t.clock.now += 600 + 86_400;
+    await pruneInvoices(t.server.ctx.db, t.clock.now);
+    // Expired, but not yet for a whole day: kept, so lookup_invoice can still say it failed.
+    expect(await count(`invoice = '${unpaid}'`)).toBe(1);
+    t.clock.now += 1;
+    expect(await pruneInvoices(t.server.ctx.db, t.clock.now)).toBeGreaterThan(0);
+    expect(await count(`invoice = '${unpaid}'`)).toBe(0);
+    expect(await count(`status = 'pending' AND quote_id IS NULL`)).toBe(0);
+    expect(await count(`status = 'paid'`)).toBe(paidBefore);
+    expect(await count('quote_id IS NOT NULL')).toBe(quotesBefore);
   });
 });
