@@ -18,6 +18,7 @@ import { attachModeration } from './moderation/hidden.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
 import { closeUploads, handleUploadConnection } from './upload/socket.ts';
 import { handleWalletConnection } from './wallet/socket.ts';
+import { startLightning, stopLightning } from './lightning/index.ts';
 import { startMembership, stopMembership } from './membership/http.ts';
 import { openPostgres } from './store/postgres.ts';
 import { openSqlite } from './store/sqlite.ts';
@@ -144,6 +145,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const close = () => {
     closing ??= (async () => {
       clearInterval(timer);
+      // The wallet service is a client of our own relay: it goes before the sockets close under it.
+      await stopLightning(ctx);
       supervisor.close();
       await upstream?.close();
       for (const wss of [cacheWss, relayWss, uploadWss, walletWss]) {
@@ -186,6 +189,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   if (config.upstreamRelays.length > 0) upstream = startUpstream(ctx, config.upstreamRelays);
   try {
     await startMembership(ctx);
+    if (config.demoLightning) await startLightning(ctx, port);
   } catch (err) {
     await close();
     throw err;

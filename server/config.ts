@@ -71,8 +71,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!Number.isFinite(scale) || scale <= 0) {
     throw new Error(`DEMO_SCALE érvénytelen: ${JSON.stringify(env.DEMO_SCALE)} (pozitív szám kell)`);
   }
+  const demo = env.DEMO?.trim() !== '0';
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const demoPublic = flag(env.DEMO_PUBLIC, false);
   return {
-    host: env.HOST?.trim() || '127.0.0.1',
+    host,
     port: integer('PORT', env.PORT, 8800, 0, 65535),
     dataDir: env.DATA_DIR?.trim() || './data',
     databaseUrl: env.DATABASE_URL?.trim() || '',
@@ -86,8 +89,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     linkPreviewCacheBytes: integer('LINK_PREVIEW_CACHE_BYTES', env.LINK_PREVIEW_CACHE_BYTES, LINK_PREVIEW_CACHE_BYTES, 0, Number.MAX_SAFE_INTEGER),
     mediaCacheBytes: integer('MEDIA_CACHE_BYTES', env.MEDIA_CACHE_BYTES, MEDIA_CACHE_BYTES, 0, Number.MAX_SAFE_INTEGER),
     // Demo is on unless explicitly '0': a fresh checkout should show a populated network.
-    demo: env.DEMO?.trim() !== '0',
-    demoPublic: flag(env.DEMO_PUBLIC, false),
+    demo,
+    demoPublic,
+    // The demo lightning network (server/lightning) runs with the demo network unless DEMO_LIGHTNING=0;
+    // its free sats are as much a demo as the seeded network, so never on a public HOST without DEMO_PUBLIC.
+    demoLightning: flag(env.DEMO_LIGHTNING, demo) && demoAllowed({ host, demoPublic }),
     demoScale: scale,
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',

@@ -28,6 +28,8 @@ export interface ServerConfig {
   demo: boolean;
   /** Demo seeding and payments also when HOST is not a loopback address (DEMO_PUBLIC=1). */
   demoPublic: boolean;
+  /** Run the demo lightning network: ledger, LNURL-pay callbacks, NIP-47 wallet service (DEMO_LIGHTNING, default = DEMO). */
+  demoLightning?: boolean;
   /** 1 = the full demo network; tests use a small fraction. */
   demoScale: number;
   /** Domain of the demo network's NIP-05 names and lightning addresses. */

@@ -133,7 +133,14 @@ export function createHttpHandler(ctx: ServerContext): Handler {
     if (path === '/.well-known/nostr.json') return nostrJson(ctx, url, res);
     if (path === '/api/status') return status(ctx, res);
     if (path === '/api/info') {
-      return json(res, 200, { name: APP_NAME, version: APP_VERSION, nip05Domain: ctx.config.nip05Domain, mediaDomain: ctx.config.mediaDomain });
+      return json(res, 200, {
+        name: APP_NAME,
+        version: APP_VERSION,
+        nip05Domain: ctx.config.nip05Domain,
+        mediaDomain: ctx.config.mediaDomain,
+        // The client offers the demo wallet connection (wallet nwc_connect) only when this is true.
+        demoLightning: !!ctx.config.demoLightning,
+      });
     }
     if (path === '/api' || path.startsWith('/api/')) return json(res, 404, { error: 'not found' });
     if (path === '/relay' && String(req.headers.accept ?? '').includes('application/nostr+json')) return relayInfo(res);

@@ -1,10 +1,12 @@
 /**
  * LNURL-pay (LUD-06/16) for lightning addresses on the NIP-05 domain. The metadata names the
- * demo zapper as nostrPubkey, so a client can check zap receipts against it (S §4.2); there is
- * no lightning on the demo network, so the callback always answers with a clear error.
+ * demo zapper as nostrPubkey, so a client can check zap receipts against it (S §4.2). With the
+ * demo lightning network on (DEMO_LIGHTNING) the callback issues ledger invoices
+ * (server/lightning/lnurl.ts); without it, it answers with a clear error.
  */
 import type { ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
+import { COMMENT_ALLOWED, lnurlCallback, MAX_SENDABLE_MSAT, MIN_SENDABLE_MSAT, payMetadata } from '../lightning/lnurl.ts';
 import { memberNip05 } from '../membership/http.ts';
 
 const NAME = /^[a-z0-9._-]{1,64}$/;
@@ -21,15 +23,17 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** True when a current profile gives name@domain as its lightning address (lud16) or NIP-05 name. */
-async function nameExists(ctx: ServerContext, name: string): Promise<boolean> {
+/** Who owns name@domain: a premium member, else the oldest current profile giving it as lud16 or NIP-05 name. */
+async function nameOwner(ctx: ServerContext, name: string): Promise<string | undefined> {
   // A premium member's name is their lightning address too (membership_status lightning_address).
-  if (await memberNip05(ctx, name)) return true;
+  const member = await memberNip05(ctx, name);
+  if (member) return member;
   const domain = ctx.config.nip05Domain.toLowerCase();
   const wanted = `${name}@${domain}`;
   // LIKE narrows the scan; the JSON check below decides.
-  const rows = await ctx.db.all<{ content: string }>(
-    `SELECT e.content FROM replaceable r JOIN events e ON e.id = r.event_id WHERE r.kind = 0 AND lower(e.content) LIKE ? LIMIT 50`,
+  const rows = await ctx.db.all<{ pubkey: string; content: string }>(
+    `SELECT e.pubkey, e.content FROM replaceable r JOIN events e ON e.id = r.event_id WHERE r.kind = 0 AND lower(e.content) LIKE ?
+     ORDER BY e.created_at ASC LIMIT 50`,
     [`%${wanted}%`],
   );
   for (const row of rows) {
@@ -37,24 +41,28 @@ async function nameExists(ctx: ServerContext, name: string): Promise<boolean> {
       const meta = JSON.parse(row.content) as Record<string, unknown>;
       for (const key of ['lud16', 'nip05']) {
         const v = meta[key];
-        if (typeof v === 'string' && v.trim().toLowerCase() === wanted) return true;
+        if (typeof v === 'string' && v.trim().toLowerCase() === wanted) return row.pubkey;
       }
     } catch {
       // A broken profile names nobody.
     }
   }
-  return false;
+  return undefined;
 }
 
-export async function lnurlp(ctx: ServerContext, path: string, origin: string, res: ServerResponse): Promise<boolean> {
+function nameFrom(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded).toLowerCase();
+  } catch {
+    // Broken percent-encoding is simply an unknown name.
+    return '';
+  }
+}
+
+export async function lnurlp(ctx: ServerContext, path: string, origin: string, res: ServerResponse, query: URLSearchParams): Promise<boolean> {
   if (path.startsWith('/.well-known/lnurlp/')) {
-    let name = '';
-    try {
-      name = decodeURIComponent(path.slice('/.well-known/lnurlp/'.length)).toLowerCase();
-    } catch {
-      // Broken percent-encoding is simply an unknown name.
-    }
-    if (!NAME.test(name) || !(await nameExists(ctx, name))) {
+    const name = nameFrom(path.slice('/.well-known/lnurlp/'.length));
+    if (!NAME.test(name) || !(await nameOwner(ctx, name))) {
       json(res, 404, { status: 'ERROR', reason: 'Ismeretlen villámcím.' });
       return true;
     }
@@ -63,13 +71,10 @@ export async function lnurlp(ctx: ServerContext, path: string, origin: string, r
     json(res, 200, {
       tag: 'payRequest',
       callback: `${origin}${CALLBACK_PREFIX}${encodeURIComponent(name)}`,
-      minSendable: 1000,
-      maxSendable: 100_000_000_000,
-      metadata: JSON.stringify([
-        ['text/plain', `Zap ${address} részére`],
-        ['text/identifier', address],
-      ]),
-      commentAllowed: 280,
+      minSendable: MIN_SENDABLE_MSAT,
+      maxSendable: MAX_SENDABLE_MSAT,
+      metadata: payMetadata(address),
+      commentAllowed: COMMENT_ALLOWED,
       allowsNostr: true,
       nostrPubkey: ZAPPER_PUBKEY,
     });
@@ -77,7 +82,17 @@ export async function lnurlp(ctx: ServerContext, path: string, origin: string, r
   }
   if (path.startsWith(CALLBACK_PREFIX)) {
     // LUD-06 errors are HTTP 200 with status ERROR; wallets show the reason to the person paying.
-    json(res, 200, { status: 'ERROR', reason: 'A demó hálózaton nem lehet valódi fizetést indítani: itt nincs lightning-kapcsolat.' });
+    if (!ctx.config.demoLightning) {
+      json(res, 200, { status: 'ERROR', reason: 'A demó hálózaton nem lehet valódi fizetést indítani: itt nincs lightning-kapcsolat.' });
+      return true;
+    }
+    const name = nameFrom(path.slice(CALLBACK_PREFIX.length));
+    const owner = NAME.test(name) ? await nameOwner(ctx, name) : undefined;
+    if (!owner) {
+      json(res, 200, { status: 'ERROR', reason: 'Ismeretlen villámcím.' });
+      return true;
+    }
+    json(res, 200, await lnurlCallback(ctx, owner, `${name}@${ctx.config.nip05Domain}`, query));
     return true;
   }
   return false;

@@ -66,6 +66,6 @@ export async function handleServices(ctx: ServerContext, req: IncomingMessage, r
     await mediaCache(ctx, req, url, res);
     return true;
   }
-  if (method === 'GET' && (await lnurlp(ctx, path, requestOrigin(req, ctx), res))) return true;
+  if (method === 'GET' && (await lnurlp(ctx, path, requestOrigin(req, ctx), res, url.searchParams))) return true;
   return handleBlossom(ctx, req, res, url);
 }

@@ -1,19 +1,18 @@
 /**
  * Membership quotes: a price in dollars turned into a real, signed BOLT-11 invoice, and the
- * payment that activates the membership. No lightning node stands behind the invoice, so a
- * quote is paid only through the operator's demo endpoint (see config.ts); everything after
+ * payment that activates the membership. The invoice is a demo-ledger invoice
+ * (server/lightning/ledger.ts), so a quote is paid either by paying that invoice from a demo
+ * wallet (NIP-47) or through the operator's demo endpoint (see config.ts); everything after
  * that — the membership, the name, the history, the monitor's push — is the real path.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { randomUUID } from 'node:crypto';
 import { CommandError, isHex64 } from '../cache/args.ts';
 import type { ServerContext } from '../context.ts';
-import { encodeBolt11 } from '../demo/bolt11.ts';
+import { createInvoice, MEMBERSHIP_ACCOUNT } from '../lightning/ledger.ts';
 import type { Queryable } from '../store/db.ts';
 import { membershipConfig } from './config.ts';
 import { checkName, nameAvailable } from './names.ts';
-import { addMonths, btcString, priceCents, productOf, PRODUCTS, usdCentsToSats, usdString } from './products.ts';
+import { addMonths, btcString, priceCents, productOf, PRODUCTS, usdCentsToSats, usdString, type Product } from './products.ts';
 import { isPremium, membershipOf, membershipRow } from './store.ts';
 
 export type QuoteStatus = 'pending' | 'paid' | 'expired';
@@ -33,17 +32,8 @@ export interface Quote {
   paid_at: number | null;
 }
 
-const NODE_KEY = 'membership_node_key';
 /** Unpaid quotes one user may hold open at once; each is a row and an invoice. */
 const MAX_OPEN_QUOTES = 20;
-
-/** The invoicing node's key, made once per database so every invoice names the same node. */
-async function nodeKey(db: Queryable): Promise<Uint8Array> {
-  await db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [NODE_KEY, bytesToHex(randomBytes(32))]);
-  const row = await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [NODE_KEY]);
-  if (!row) throw new Error('membership node key missing');
-  return hexToBytes(row.value);
-}
 
 function toQuote(r: Record<string, unknown>): Quote {
   const n = (v: unknown) => Number(v);
@@ -125,17 +115,10 @@ export async function createQuote(ctx: ServerContext, payer: string, params: Rec
 
   const ttl = config.quoteTtlSeconds;
   const description = `Strucc: ${product.label}${name ? ` (${name})` : ''}`;
-  const invoice = encodeBolt11({
-    amountSats: sats,
-    timestamp: now,
-    paymentHash: randomBytes(32),
-    paymentSecret: randomBytes(32),
-    descriptionHash: sha256(new TextEncoder().encode(description)),
-    expirySeconds: ttl,
-    nodeSecretKey: await nodeKey(ctx.db),
-  });
+  const id = randomUUID();
+  const { invoice } = await createInvoice(ctx, { payee: MEMBERSHIP_ACCOUNT, amountSats: sats, description, expirySeconds: ttl, quoteId: id });
   const quote: Quote = {
-    id: randomUUID(),
+    id,
     payer,
     receiver,
     product_id: product.id,
@@ -178,36 +161,56 @@ export async function payQuote(ctx: ServerContext, id: string): Promise<Quote> {
   const product = PRODUCTS.get(q.product_id);
   if (!product) throw new PaymentError(409, 'Ismeretlen termék.');
   return ctx.db.transaction(async (tx) => {
-    const marked = await tx.run(`UPDATE membership_quotes SET status = 'paid', paid_at = ? WHERE id = ? AND status = 'pending'`, [now, id]);
-    if (!marked.changes) {
+    if (!(await applyQuote(tx, q, product, now))) {
       const again = await quoteOf(tx, id, now);
       if (again?.status === 'paid') return again;
       throw new PaymentError(409, 'Az árajánlat lejárt.');
     }
-    const cur = await membershipRow(tx, q.receiver);
-    const active = !!cur && isPremium(cur) && (cur.expires_on === null || cur.expires_on > now);
-    // The name chosen at purchase is kept only if nobody took it meanwhile; else the member renames later.
-    let name = cur?.name ?? null;
-    if (q.name) {
-      const holder = await tx.get<{ pubkey: string }>('SELECT pubkey FROM memberships WHERE name = ?', [q.name]);
-      if (!holder || holder.pubkey === q.receiver) name = q.name;
-    }
-    const legend = product.months === null || cur?.tier === 'premium-legend';
-    const tier = legend ? 'premium-legend' : 'premium';
-    // Leaderboards rank by the first day of membership, so a renewal after a gap keeps it.
-    const premiumSince = cur?.premium_since ?? now;
-    const legendSince = legend ? (cur?.legend_since ?? now) : null;
-    const expiresOn = legend ? null : addMonths(active && cur?.expires_on ? Math.max(now, cur.expires_on) : now, product.months ?? 0);
-    const donated = (cur?.donated_sats ?? 0) + (product.months === null ? q.amount_sats : 0);
-    const lastDonation = product.months === null ? now : (cur?.last_donation ?? null);
-    await tx.run(
-      `INSERT INTO memberships (pubkey, tier, name, premium_since, legend_since, expires_on, donated_sats, last_donation)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (pubkey) DO UPDATE SET tier = excluded.tier, name = excluded.name, premium_since = excluded.premium_since,
-         legend_since = excluded.legend_since, expires_on = excluded.expires_on, donated_sats = excluded.donated_sats,
-         last_donation = excluded.last_donation`,
-      [q.receiver, tier, name, premiumSince, legendSince, expiresOn, donated, lastDonation],
-    );
+    // The quote's ledger invoice is settled too, so it cannot be paid a second time from a wallet.
+    await tx.run(`UPDATE ln_invoices SET status = 'paid', paid_at = ? WHERE quote_id = ? AND status = 'pending'`, [now, id]);
     return { ...q, status: 'paid' as const, paid_at: now };
   });
+}
+
+/**
+ * Marks a pending quote paid inside the caller's transaction (a ledger payment of the quote's
+ * invoice); false when it is already paid, expired or unknown, so the payment is refused.
+ */
+export async function settleQuoteIn(tx: Queryable, id: string, now: number): Promise<boolean> {
+  const q = await quoteOf(tx, id, now);
+  if (!q || q.status !== 'pending') return false;
+  const product = PRODUCTS.get(q.product_id);
+  if (!product) return false;
+  return applyQuote(tx, q, product, now);
+}
+
+/** Marks the quote paid and applies it to the receiver's membership; false if it was no longer pending. */
+async function applyQuote(tx: Queryable, q: Quote, product: Product, now: number): Promise<boolean> {
+  const marked = await tx.run(`UPDATE membership_quotes SET status = 'paid', paid_at = ? WHERE id = ? AND status = 'pending'`, [now, q.id]);
+  if (!marked.changes) return false;
+  const cur = await membershipRow(tx, q.receiver);
+  const active = !!cur && isPremium(cur) && (cur.expires_on === null || cur.expires_on > now);
+  // The name chosen at purchase is kept only if nobody took it meanwhile; else the member renames later.
+  let name = cur?.name ?? null;
+  if (q.name) {
+    const holder = await tx.get<{ pubkey: string }>('SELECT pubkey FROM memberships WHERE name = ?', [q.name]);
+    if (!holder || holder.pubkey === q.receiver) name = q.name;
+  }
+  const legend = product.months === null || cur?.tier === 'premium-legend';
+  const tier = legend ? 'premium-legend' : 'premium';
+  // Leaderboards rank by the first day of membership, so a renewal after a gap keeps it.
+  const premiumSince = cur?.premium_since ?? now;
+  const legendSince = legend ? (cur?.legend_since ?? now) : null;
+  const expiresOn = legend ? null : addMonths(active && cur?.expires_on ? Math.max(now, cur.expires_on) : now, product.months ?? 0);
+  const donated = (cur?.donated_sats ?? 0) + (product.months === null ? q.amount_sats : 0);
+  const lastDonation = product.months === null ? now : (cur?.last_donation ?? null);
+  await tx.run(
+    `INSERT INTO memberships (pubkey, tier, name, premium_since, legend_since, expires_on, donated_sats, last_donation)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (pubkey) DO UPDATE SET tier = excluded.tier, name = excluded.name, premium_since = excluded.premium_since,
+       legend_since = excluded.legend_since, expires_on = excluded.expires_on, donated_sats = excluded.donated_sats,
+       last_donation = excluded.last_donation`,
+    [q.receiver, tier, name, premiumSince, legendSince, expiresOn, donated, lastDonation],
+  );
+  return true;
 }

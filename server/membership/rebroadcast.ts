@@ -56,7 +56,7 @@ const parseList = <T>(text: string): T[] | null => {
 };
 
 /** Why this relay is not used, or null. Loopback and private networks only with FETCH_PRIVATE_ADDRESSES (tests). */
-async function relayProblem(url: string, allowPrivate: boolean): Promise<string | null> {
+export async function relayProblem(url: string, allowPrivate: boolean): Promise<string | null> {
   let u: URL;
   try {
     u = new URL(url);

@@ -3,6 +3,8 @@
  * Raw events are the source of truth; every other table is derived at import
  * (see server/ingest/apply.ts) so reads never recompute counters.
  */
+import { LIGHTNING_SCHEMA } from '../lightning/schema.ts';
+
 export const SCHEMA_VERSION = 3;
 
 export const SCHEMA: string[] = [
@@ -246,6 +248,7 @@ export const SCHEMA: string[] = [
   `CREATE TABLE IF NOT EXISTS wallet_nwc_connections (
      client_pubkey TEXT PRIMARY KEY, pubkey TEXT NOT NULL, appname TEXT NOT NULL, created_at BIGINT NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS wallet_nwc_connections_user ON wallet_nwc_connections (pubkey)`,
+  ...LIGHTNING_SCHEMA,
 ];
 
 // Its own table rather than a meta row, so meta stays free for whatever the rest of the server keeps there.

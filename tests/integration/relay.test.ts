@@ -197,6 +197,7 @@ describe('NIP-01 relay', () => {
       version: '2.0.11',
       nip05Domain: 'strucc.test',
       mediaDomain: 'media.strucc.test',
+      demoLightning: false,
     });
     expect((await fetch(`${server.url}/api/nincs-ilyen`)).status).toBe(404);
     const spa = await fetch(`${server.url}/home`);

@@ -23,6 +23,7 @@ describe('readConfig', () => {
       operatorPubkey: '',
       fetchPrivateAddresses: false,
       demoPublic: false,
+      demoLightning: true,
       limits: {
         heartbeatMs: 30_000,
         idleTimeoutMs: 75_000,
@@ -71,5 +72,11 @@ describe('readConfig', () => {
     expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => readConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(() => readConfig({ DEMO_SCALE: '-1' })).toThrow(/DEMO_SCALE/);
+  });
+  it('keeps the demo lightning network off on a public HOST unless DEMO_PUBLIC says so', () => {
+    expect(readConfig({ HOST: '0.0.0.0' }).demoLightning).toBe(false);
+    expect(readConfig({ HOST: '0.0.0.0', DEMO_PUBLIC: '1' }).demoLightning).toBe(true);
+    expect(readConfig({ HOST: '127.0.0.1', DEMO_LIGHTNING: '0' }).demoLightning).toBe(false);
+    expect(readConfig({ DEMO: '0' }).demoLightning).toBe(false);
   });
 });
