@@ -21,6 +21,13 @@ function filesUnder(dir: string): string[] {
   return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
 }
 
+const PLACEHOLDER = 'const SHELL = self.__STRUCC_SHELL__;';
+
+function injectShell(template: string, shell: string): string {
+  if (template.split(PLACEHOLDER).length !== 2) throw new Error(`tools/sw.js: expected "${PLACEHOLDER}" exactly once`);
+  return template.replace(PLACEHOLDER, () => `const SHELL = ${shell};`);
+}
+
 export function pwaPlugin(): Plugin {
   let publicDir = '';
   return {
@@ -48,7 +55,7 @@ export function pwaPlugin(): Plugin {
       this.emitFile({
         type: 'asset',
         fileName: 'sw.js',
-        source: readFileSync(TEMPLATE, 'utf8').replace('self.__STRUCC_SHELL__', () => shell),
+        source: injectShell(readFileSync(TEMPLATE, 'utf8'), shell),
       });
     },
   };

@@ -1,6 +1,6 @@
 /**
  * Strucc's service worker. tools/pwa-plugin.ts writes it to dist/sw.js with the build's id and the
- * list of files it emitted in place of self.__STRUCC_SHELL__, so every build has a byte-different
+ * list of files it emitted (SHELL below), so every build has a byte-different
  * sw.js and the browser installs it as an update.
  *
  * One cache per build holds that build's index.html and its chunks together: a page is never put
