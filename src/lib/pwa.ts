@@ -6,7 +6,7 @@
  */
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { accountSnapshot } from './account';
+import { settledAccount } from './account';
 import { openComposer, openLogin } from './overlays';
 import { registerNamespace } from '../i18n';
 import hu from '../../locales/hu/pwa.json';
@@ -86,8 +86,8 @@ function openShortcutComposer(): void {
   if (!url.searchParams.has('compose')) return;
   url.searchParams.delete('compose');
   history.replaceState(history.state, '', url.pathname + url.search + url.hash);
-  if (accountSnapshot()?.login.state === 'signedIn') openComposer();
-  else openLogin();
+  // A reload of a signed-in tab still boots its login: wait until the worker knows who writes.
+  void settledAccount().then((account) => (account.login.state === 'signedIn' ? openComposer() : openLogin()));
 }
 
 export function startPwa(): void {

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.ts';
 import { startServerProcess } from '../support/server-process.ts';
+import { generateSecretKey } from 'nostr-tools/pure';
+import { signIn } from './support/session.ts';
 
 // The installable app: manifest, service worker, offline revisit and the update of a new build.
 // http://127.0.0.1 is a secure context, so the service worker runs as it would over HTTPS.
@@ -180,6 +182,28 @@ test('API, websocket, media-cache and link-preview traffic is never answered or 
     const kept = Object.values(contents).flat();
     expect(kept).toContain('/index.html');
     for (const path of kept) expect(path, path).toMatch(/^\/(index\.html|assets\/[\w.-]+|icons\/[\w.-]+\.png|favicon\.svg|manifest\.webmanifest)$/);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the manifest's Új bejegyzés shortcut opens the composer, or the login for a guest", async ({ browser }) => {
+  const guest = await browser.newContext();
+  try {
+    const page = await guest.newPage();
+    await page.goto(`${base()}/home?compose`);
+    await expect(page.getByRole('dialog', { name: 'Bejelentkezés' })).toBeVisible();
+    // The parameter is used once: a reload does not open the dialog again.
+    expect(new URL(page.url()).search).toBe('');
+  } finally {
+    await guest.close();
+  }
+  const context = await browser.newContext();
+  try {
+    const { page } = await signIn(context, generateSecretKey());
+    await page.goto(`${base()}/home?compose`);
+    await expect(page.getByRole('dialog', { name: 'Új bejegyzés' })).toBeVisible();
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/home');
   } finally {
     await context.close();
   }
