@@ -158,6 +158,20 @@ test('with the network gone, /home opens from the service worker with the last f
   }
 });
 
+test('the offline banner also shows while the browser is online but the cache server cannot be reached', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    // Nothing listens on port 9: every attempt of the cache socket fails.
+    await page.addInitScript(() => localStorage.setItem('cacheServer', 'ws://127.0.0.1:9/v1'));
+    await page.goto(`${base()}/home`);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    await expect(page.getByTestId('offline-banner')).toHaveText(/^Nincs kapcsolat/);
+  } finally {
+    await context.close();
+  }
+});
+
 test('API, websocket, media-cache and link-preview traffic is never answered or kept by the service worker', async ({ browser }) => {
   const context = await browser.newContext();
   try {
