@@ -286,6 +286,11 @@ test.describe('a new build', () => {
     await expect(prompt).toHaveCount(0);
     await page.locator('#typing-probe').blur();
     await expect(prompt).toBeVisible();
+    // Nor while the article editor (a draft) is open.
+    await page.evaluate(() => history.pushState(null, '', '/reads/edit'));
+    await expect(prompt).toHaveCount(0);
+    await page.goBack();
+    await expect(prompt).toBeVisible();
 
     const reloaded = page.waitForEvent('framenavigated');
     await prompt.click();
