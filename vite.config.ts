@@ -1,10 +1,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pwaPlugin } from './tools/pwa-plugin.ts';
 
 // The built client is served by server/ from dist/. In `npm run dev`, Vite proxies
 // the cache socket and HTTP services to a server started separately on 8800.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pwaPlugin()],
   worker: { format: 'es' },
   build: { outDir: 'dist', target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 400 },
   server: {

@@ -22,6 +22,18 @@ import App, { preloadFirstScreen } from './App';
 /** The longest a revisit keeps the worker waiting for its first screen. */
 const FIRST_SCREEN_WAIT_MS = 1500;
 
+/** The service worker, offline banner and update prompt: after the first screen, in their own chunk. */
+function startPwaLater(): void {
+  const start = () => void import('./lib/pwa').then((m) => m.startPwa()).catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 3000 });
+  else setTimeout(start, 500);
+}
+
+function afterFirstPaint(): void {
+  firstScreenUp();
+  startPwaLater();
+}
+
 /** Calls then once the first render has been painted. */
 function AfterFirstPaint({ then }: { then: () => void }) {
   useEffect(() => {
@@ -60,7 +72,7 @@ void preloadFirstScreen(location.pathname)
     createRoot(root).render(
       <StrictMode>
         <App />
-        <AfterFirstPaint then={firstScreenUp} />
+        <AfterFirstPaint then={afterFirstPaint} />
       </StrictMode>,
     );
   });

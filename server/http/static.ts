@@ -50,6 +50,9 @@ const NOT_BUILT = `<!doctype html>
 <body><h1>A webes kliens még nincs lefordítva</h1>
 <p>Futtasd a <code>npm run build</code> parancsot, majd indítsd újra a szervert.</p></body></html>`;
 
+/** Files of the installable app that must never be kept by HTTP caches (see tools/pwa-plugin.ts). */
+const ALWAYS_REVALIDATED = new Set(['/sw.js', '/manifest.webmanifest']);
+
 export interface StaticServer {
   /** Answers GET/HEAD for the built client; every non-file path gets index.html (client-side routing). */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string): void;
@@ -114,17 +117,20 @@ export function createStaticServer(distDir: string): StaticServer {
       const inside = file === root || file.startsWith(root + sep);
       const entry = inside && file !== root ? load(file) : null;
       if (entry) {
-        // Vite puts content hashes in /assets/ names, so those never change under the same URL.
+        // Vite puts content hashes in /assets/ names, so those never change under the same URL. The
+        // page, the service worker and the manifest are asked again each time: a new build must be
+        // seen on the next start, not an hour later.
         const cacheControl = pathname.startsWith('/assets/')
           ? 'public, max-age=31536000, immutable'
-          : file === index
+          : file === index || ALWAYS_REVALIDATED.has(pathname)
             ? 'no-cache'
             : 'public, max-age=3600';
         send(req, res, file, entry, cacheControl);
         return;
       }
       // A missing hashed asset is a stale page asking for an old build: HTML in its place would only confuse the browser.
-      if (pathname.startsWith('/assets/')) {
+      // A missing sw.js must be a 404 too: that is what makes browsers drop a registered service worker.
+      if (pathname.startsWith('/assets/') || ALWAYS_REVALIDATED.has(pathname)) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end(req.method === 'HEAD' ? undefined : 'Nem található');
         return;

@@ -57,6 +57,19 @@ export function useAccount(): AccountSnapshot | null {
   return useSyncExternalStore(subscribe, current, current);
 }
 
+/** The first snapshot in which the worker knows who is signed in (a PIN prompt waits for the PIN). */
+export function settledAccount(): Promise<AccountSnapshot> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!snapshot || PENDING_LOGIN.has(snapshot.login.state)) return;
+      unsubscribe();
+      resolve(snapshot);
+    };
+    const unsubscribe = subscribe(check);
+    check();
+  });
+}
+
 /** The snapshot outside React (null before the first one). */
 export function accountSnapshot(): AccountSnapshot | null {
   return snapshot;

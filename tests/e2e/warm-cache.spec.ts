@@ -90,7 +90,9 @@ test('a second visit in the same browser profile paints the last feed while the 
 test('a revisit of /home paints the kept copy of the last screen before the app loads, and the app replaces it', async () => {
   const profileDir = await mkdtemp(join(tmpdir(), 'strucc-copy-'));
   const viewport = { width: 1280, height: 800 };
-  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport });
+  // The test withholds the entry module by routing it away; a service worker would answer it from
+  // its cache (pwa.spec.ts covers that), so this profile runs without one.
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport, serviceWorkers: 'block' });
   try {
     const first = await context.newPage();
     await first.goto(`${base()}/home`);

@@ -84,6 +84,35 @@ describe('static client', () => {
     }
     expect((await get(server.url, '/assets/old-build.js')).status).toBe(404);
   });
+
+  it('serves the service worker and the web app manifest with their types, revalidated on every start', async () => {
+    const dist = server.ctx.config.distDir;
+    // Without them (a build from before the PWA), a 404: HTML under /sw.js would fail registration
+    // with a MIME error instead of letting the browser drop an old worker.
+    for (const path of ['/sw.js', '/manifest.webmanifest']) {
+      const missing = await get(server.url, path);
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).not.toMatch(/html/);
+    }
+    const sw = 'self.addEventListener("fetch", () => {});\n';
+    writeFileSync(join(dist, 'sw.js'), sw);
+    writeFileSync(join(dist, 'manifest.webmanifest'), JSON.stringify({ name: 'Strucc', lang: 'hu', display: 'standalone' }));
+
+    const worker = await get(server.url, '/sw.js');
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.body.toString()).toBe(sw);
+
+    const manifest = await get(server.url, '/manifest.webmanifest');
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(JSON.parse(manifest.body.toString())).toMatchObject({ lang: 'hu', display: 'standalone' });
+
+    // Everything else outside /assets/ keeps its hour-long cache.
+    expect((await get(server.url, '/favicon.svg')).headers['cache-control']).toBe('public, max-age=3600');
+  });
 });
 
 describe('NIP-05 and media endpoints', () => {
