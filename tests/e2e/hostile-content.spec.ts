@@ -40,8 +40,11 @@ async function watchCsp(page: Page): Promise<string[]> {
 }
 
 async function expectSafeDom(page: Page, where: string): Promise<void> {
-  // Every image has loaded or failed, so an onerror that could run has had its chance.
-  await expect.poll(() => page.evaluate(() => [...document.images].every((img) => img.complete)), { message: `${where}: images settle` }).toBe(true);
+  // Every rendered image has loaded or failed, so an onerror that could run has had its chance. A lazy
+  // image inside a hidden box never loads until shown; the attribute checks below cover it.
+  await expect
+    .poll(() => page.evaluate(() => [...document.images].every((img) => img.complete || !img.checkVisibility())), { message: `${where}: images settle` })
+    .toBe(true);
   expect(await page.evaluate(() => window.__pwned), `${where}: no hostile code ran`).toBeUndefined();
   const found = await page.evaluate(() => {
     const bad: string[] = [];
