@@ -5,7 +5,7 @@
  * decryption, signing and publishing are actors the worker provides.
  */
 import { assign, emit, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import type { DirectMessage, DmContact, DmRelation, FeedStatus, PublishResult } from '../worker/types.ts';
+import type { DirectMessage, DmContact, DmOutgoing, DmRelation, FeedStatus, PublishResult } from '../worker/types.ts';
 
 /** Spec §9: a DM page is 20 messages. */
 export const DM_PAGE_SIZE = 20;
@@ -54,6 +54,8 @@ export interface DmContext {
   hasMoreMessages: boolean;
   /** The SEND being sent, to answer its caller. */
   sendId?: number;
+  /** What was written on this page and is not in `messages` yet, in the order written. */
+  outbox: DmOutgoing[];
   error?: string;
 }
 
@@ -65,6 +67,8 @@ export type DmEvent =
   | { type: 'LOAD_MORE' }
   | { type: 'TOTAL'; count: number }
   | { type: 'SEND'; id: number; text: string }
+  /** A failed message goes back in the queue. */
+  | { type: 'RETRY'; id: number }
   | { type: 'USER'; pubkey: string }
   /** Internal: the selected contact has new messages. */
   | { type: 'FETCH_NEW' }
@@ -87,6 +91,17 @@ function missing(name: string): never {
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Sent entries leave the outbox once their event came back in the conversation. */
+function settle(outbox: DmOutgoing[], messages: DirectMessage[]): DmOutgoing[] {
+  if (!outbox.some((o) => o.status === 'sent')) return outbox;
+  const ids = new Set(messages.map((m) => m.id));
+  return outbox.filter((o) => !(o.status === 'sent' && o.eventId !== undefined && ids.has(o.eventId)));
+}
+
+const reasonOf = (result: PublishResult): string => result.reasons['*'] ?? Object.values(result.reasons)[0] ?? result.outcome;
 
 /** Merged by id, oldest first, as a chat shows them. */
 export function mergeMessages(a: DirectMessage[], b: DirectMessage[]): DirectMessage[] {
@@ -120,6 +135,7 @@ export const dmMachine = setup({
     hasMoreContacts: ({ context }) => context.hasMoreContacts,
     hasMoreMessages: ({ context }) => context.hasMoreMessages,
     totalRose: ({ context, event }) => event.type === 'TOTAL' && event.count > context.unreadTotal,
+    hasQueued: ({ context }) => context.outbox.some((o) => o.status === 'pending' && o.id !== context.sendId),
   },
 }).createMachine({
   id: 'dms',
@@ -133,6 +149,7 @@ export const dmMachine = setup({
     selected: input.selected,
     messages: [],
     hasMoreMessages: true,
+    outbox: [],
   }),
   on: {
     USER: {
@@ -147,6 +164,8 @@ export const dmMachine = setup({
         messages: [],
         messagesCursor: undefined,
         hasMoreMessages: true,
+        outbox: [],
+        sendId: undefined,
         error: undefined,
       })),
     },
@@ -244,8 +263,9 @@ export const dmMachine = setup({
             input: ({ context }) => ({ userPubkey: context.userPubkey, peer: context.selected ?? '', limit: DM_PAGE_SIZE }),
             onDone: {
               target: 'ready',
-              actions: assign(({ event }) => ({
+              actions: assign(({ context, event }) => ({
                 messages: mergeMessages([], event.output.messages),
+                outbox: settle(context.outbox, event.output.messages),
                 messagesCursor: event.output.since,
                 hasMoreMessages: event.output.received > 0 && event.output.since !== undefined,
                 error: undefined,
@@ -288,7 +308,13 @@ export const dmMachine = setup({
               limit: DM_PAGE_SIZE,
               since: context.messages.at(-1)?.created_at,
             }),
-            onDone: { target: 'ready', actions: assign(({ context, event }) => ({ messages: mergeMessages(context.messages, event.output.messages) })) },
+            onDone: {
+              target: 'ready',
+              actions: assign(({ context, event }) => {
+                const merged = mergeMessages(context.messages, event.output.messages);
+                return { messages: merged, outbox: settle(context.outbox, merged) };
+              }),
+            },
             onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error) }) },
           },
           // Another rise while fetching: fetch once more afterwards.
@@ -316,32 +342,71 @@ export const dmMachine = setup({
     },
     sending: {
       initial: 'idle',
+      on: {
+        // Written messages queue up, each shown at once as pending; one is sent at a time, in order.
+        SEND: [
+          {
+            guard: 'hasSelected',
+            actions: assign({
+              outbox: ({ context, event }) =>
+                event.type === 'SEND' ? [...context.outbox, { id: event.id, peer: context.selected ?? '', text: event.text, created_at: now(), status: 'pending' as const }] : context.outbox,
+            }),
+          },
+          { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('no-conversation') })) },
+        ],
+        RETRY: {
+          actions: assign({
+            outbox: ({ context, event }) =>
+              context.outbox.map((o) => (event.type === 'RETRY' && o.id === event.id && o.status === 'failed' ? { ...o, status: 'pending' as const, reason: undefined, created_at: now() } : o)),
+          }),
+        },
+      },
       states: {
         idle: {
-          on: {
-            SEND: [
-              { guard: 'hasSelected', target: 'sending', actions: assign({ sendId: ({ event }) => (event.type === 'SEND' ? event.id : undefined) }) },
-              { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('no-conversation') })) },
-            ],
+          always: {
+            guard: 'hasQueued',
+            target: 'sending',
+            actions: assign({ sendId: ({ context }) => context.outbox.find((o) => o.status === 'pending')?.id }),
           },
         },
         sending: {
           invoke: {
             src: 'sendMessage',
-            input: ({ context, event }) => ({ peer: context.selected ?? '', text: event.type === 'SEND' ? event.text : '' }),
+            input: ({ context }) => {
+              const entry = context.outbox.find((o) => o.id === context.sendId);
+              return { peer: entry?.peer ?? '', text: entry?.text ?? '' };
+            },
             onDone: {
               target: 'idle',
               actions: [
                 emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: event.output })),
+                assign(({ context, event }) => ({
+                  sendId: undefined,
+                  outbox: context.outbox.map((o) =>
+                    o.id !== context.sendId
+                      ? o
+                      : event.output.success
+                        ? { ...o, status: 'sent' as const, eventId: event.output.event?.id }
+                        : { ...o, status: 'failed' as const, reason: reasonOf(event.output) },
+                  ),
+                })),
                 // What was sent shows in the conversation from the cache, like any new message.
                 enqueueActions(({ event, enqueue }) => {
                   if (event.output.success) enqueue.raise({ type: 'FETCH_NEW' });
                 }),
               ],
             },
-            onError: { target: 'idle', actions: emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: failed(errorText(event.error)) })) },
+            onError: {
+              target: 'idle',
+              actions: [
+                emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: failed(errorText(event.error)) })),
+                assign(({ context, event }) => ({
+                  sendId: undefined,
+                  outbox: context.outbox.map((o) => (o.id === context.sendId ? { ...o, status: 'failed' as const, reason: errorText(event.error) } : o)),
+                })),
+              ],
+            },
           },
-          on: { SEND: { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('busy') })) } },
         },
       },
     },
