@@ -182,7 +182,18 @@ export const dmMachine = setup({
         // Handled inside this region, so that reloading the contacts leaves the conversation alone.
         TOTAL: [
           // A rise means someone wrote: the contact list (and its counts) is fetched again.
-          { guard: 'totalRose', target: '.loading', actions: assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }) },
+          {
+            guard: 'totalRose',
+            target: '.loading',
+            actions: [
+              assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }),
+              // The open conversation may be with someone outside the shown relation's list: it
+              // looks for news itself, and resets the count when the news is from that person.
+              enqueueActions(({ context, enqueue }) => {
+                if (context.selected !== undefined) enqueue.raise({ type: 'FETCH_NEW' });
+              }),
+            ],
+          },
           { actions: assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }) },
         ],
       },
@@ -194,15 +205,6 @@ export const dmMachine = setup({
             onDone: {
               target: 'ready',
               actions: [
-                // Compared before the list is replaced: a higher count for the open conversation is news.
-                enqueueActions(({ context, event, enqueue }) => {
-                  const before = context.contacts.find((c) => c.pubkey === context.selected)?.dmInfo.cnt ?? 0;
-                  const after = event.output.contacts.find((c) => c.pubkey === context.selected)?.dmInfo.cnt ?? 0;
-                  if (context.selected !== undefined && after > before) {
-                    enqueue.raise({ type: 'FETCH_NEW' });
-                    enqueue.raise({ type: 'RESET_COUNT' });
-                  }
-                }),
                 assign(({ context, event }) => ({
                   // The open conversation is being read: its count shows zero until the reset lands.
                   contacts: zeroCount(event.output.contacts, context.selected),
@@ -310,10 +312,16 @@ export const dmMachine = setup({
             }),
             onDone: {
               target: 'ready',
-              actions: assign(({ context, event }) => {
-                const merged = mergeMessages(context.messages, event.output.messages);
-                return { messages: merged, outbox: settle(context.outbox, merged) };
-              }),
+              actions: [
+                enqueueActions(({ context, event, enqueue }) => {
+                  const known = new Set(context.messages.map((m) => m.id));
+                  if (event.output.messages.some((m) => !known.has(m.id) && m.sender === context.selected)) enqueue.raise({ type: 'RESET_COUNT' });
+                }),
+                assign(({ context, event }) => {
+                  const merged = mergeMessages(context.messages, event.output.messages);
+                  return { messages: merged, outbox: settle(context.outbox, merged) };
+                }),
+              ],
             },
             onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error) }) },
           },

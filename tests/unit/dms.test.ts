@@ -95,19 +95,28 @@ describe('dm machine', () => {
     expect(h.contactCalls).toHaveLength(1);
     h.actor.send({ type: 'TOTAL', count: 2 });
     expect(h.contactCalls).toHaveLength(2);
+    // The open conversation looks for news at once, whether or not its contact is in the shown list.
+    expect(h.messageCalls[1].input).toEqual({ userPubkey: ME, peer: BOB, limit: 20, since: 10 });
     h.contactCalls[1].resolve({ contacts: [contact(BOB, 1), contact(CAROL, 1)] });
     await flush();
-    expect(h.messageCalls[1].input).toEqual({ userPubkey: ME, peer: BOB, limit: 20, since: 10 });
-    expect(h.resets).toEqual([BOB, BOB]);
     expect(h.messageCalls).toHaveLength(2);
     expect(h.ctx().contacts.find((c) => c.pubkey === BOB)?.dmInfo.cnt).toBe(0);
     expect(h.ctx().contacts.find((c) => c.pubkey === CAROL)?.dmInfo.cnt).toBe(1);
+    expect(h.resets).toEqual([BOB]);
     h.messageCalls[1].resolve(messages([msg('m1', 10), msg('m4', 40)]));
     await flush();
     expect(h.ctx().messages.map((m) => m.id)).toEqual(['m1', 'm4']);
+    // News from the open contact: its count is reset again.
+    expect(h.resets).toEqual([BOB, BOB]);
+    // A rise from someone else brings nothing new here: no reset.
+    h.actor.send({ type: 'TOTAL', count: 3 });
+    h.messageCalls[2].resolve(messages([msg('m4', 40)]));
+    await flush();
+    expect(h.resets).toEqual([BOB, BOB]);
     // A fall (someone read elsewhere) only updates the total.
     h.actor.send({ type: 'TOTAL', count: 1 });
-    expect(h.contactCalls).toHaveLength(2);
+    expect(h.contactCalls).toHaveLength(3);
+    expect(h.messageCalls).toHaveLength(3);
   });
 
   it('sending: the text goes to the selected contact, the caller gets the result, the conversation refreshes', async () => {
