@@ -3,7 +3,7 @@
  * is the open conversation; without one, the remembered conversation (dmLastConversation) opens
  * and the address follows it.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import type { Profile } from '../../worker/types';
@@ -64,10 +64,21 @@ function Messages({ me, canSign }: { me: string; canSign: boolean }) {
     if (wanted && snapshot && wanted !== selected) select(wanted);
     // Only a new address or a fresh page selects; the snapshot's own changes do not.
   }, [wanted, snapshot === null]);
-  // No contact in the address: the remembered conversation opened; the address shows it.
+  // No contact in the address: the remembered conversation opens and the address shows it. The
+  // worker opens it with the page; a page opened before the account record loaded learns it here.
+  const record = useAccount()?.account;
+  const remembered = record?.pubkey === me ? record.dmLastConversation : undefined;
+  const rememberedRelation = record?.pubkey === me ? record.dmLastRelation : undefined;
   useEffect(() => {
-    if (!params.contact && selected) navigate(`/dms/${toNpub(selected)}`, { replace: true });
-  }, [params.contact, selected, navigate]);
+    const last = selected ?? remembered;
+    if (!params.contact && last) navigate(`/dms/${toNpub(last)}`, { replace: true });
+  }, [params.contact, selected, remembered, navigate]);
+  const relationSynced = useRef(false);
+  useEffect(() => {
+    if (relationSynced.current || !snapshot || !rememberedRelation) return;
+    relationSynced.current = true;
+    if (rememberedRelation !== snapshot.relation) dms.setRelation(rememberedRelation);
+  }, [snapshot, rememberedRelation, dms]);
 
   const peer = wanted ?? selected;
   const inList = snapshot?.contacts.find((c) => c.pubkey === peer)?.user;
