@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import * as nip04 from 'nostr-tools/nip04';
@@ -164,6 +165,27 @@ test('a failed send shows the reason in Hungarian and can be retried', async ({ 
   await useLocalRelay(page);
   await failed.getByRole('button', { name: 'Újraküldés' }).click();
   await expect(messages(page).locator('.dm-bubble:not([data-status])', { hasText: 'Ez elakad' })).toHaveCount(1, { timeout: 20_000 });
+  await context.close();
+});
+
+test('signed in through an extension that goes away: the message fails with the Hungarian reason; the screen passes axe', async ({ browser }) => {
+  const fanni = await person('Fanni Bővítményes');
+  const gabor = await person('Gábor Válaszoló');
+  await sendDirect(gabor, fanni, 'Kérdés a bővítményről');
+  const context = await browser.newContext();
+  const { page } = await signIn(context, fanni.secret);
+  await page.goto(`${baseUrl()}/dms/${gabor.npub}`);
+  // Decrypted through window.nostr.nip04 in the tab.
+  await expect(messages(page)).toContainText('Kérdés a bővítményről');
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  await page.evaluate(() => delete (window as { nostr?: unknown }).nostr);
+  await messageBox(page).fill('Ez nem megy ki');
+  await messageBox(page).press('Enter');
+  const failed = messages(page).locator('.dm-bubble[data-status="failed"]');
+  await expect(failed).toContainText('Nem sikerült elküldeni: nem található Nostr bővítmény');
+  await expect(failed.getByRole('button', { name: 'Újraküldés' })).toBeVisible();
   await context.close();
 });
 

@@ -47,8 +47,19 @@ function OutgoingStatus({ outgoing, onRetry }: { outgoing: DmOutgoing; onRetry: 
   return <span className="dm-status">{t(`status.${outgoing.status}`)}</span>;
 }
 
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function clockTime(seconds: number, locale: string): string {
+  let fmt = timeFormats.get(locale);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+    timeFormats.set(locale, fmt);
+  }
+  return fmt.format(new Date(seconds * 1000));
+}
+
 function Bubble({ message, mine, locale, onRetry }: { message: ShownMessage; mine: boolean; locale: string; onRetry: (id: number) => void }) {
-  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(message.created_at * 1000));
+  const time = clockTime(message.created_at, locale);
   return (
     <li className={mine ? 'dm-bubble dm-mine' : 'dm-bubble'} data-id={message.key} data-status={message.outgoing?.status}>
       <div className="dm-bubble-text">
