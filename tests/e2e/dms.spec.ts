@@ -26,9 +26,9 @@ async function person(name: string): Promise<Person> {
 }
 
 /** A kind 4 from one person to another, as another client would publish it. */
-async function sendDirect(from: Person, to: Person, text: string): Promise<void> {
+async function sendDirect(from: Person, to: Person, text: string, createdAt = Math.floor(Date.now() / 1000)): Promise<void> {
   const content = nip04.encrypt(from.secret, to.pubkey, text);
-  await publishAccepted(finalizeEvent({ kind: 4, created_at: Math.floor(Date.now() / 1000), tags: [['p', to.pubkey]], content }, from.secret));
+  await publishAccepted(finalizeEvent({ kind: 4, created_at: createdAt, tags: [['p', to.pubkey]], content }, from.secret));
 }
 
 async function nsecSignIn(browser: Browser, who: Person, path = '/home'): Promise<{ context: BrowserContext; page: Page }> {
@@ -186,6 +186,28 @@ test('signed in through an extension that goes away: the message fails with the 
   const failed = messages(page).locator('.dm-bubble[data-status="failed"]');
   await expect(failed).toContainText('Nem sikerült elküldeni: nem található Nostr bővítmény');
   await expect(failed.getByRole('button', { name: 'Újraküldés' })).toBeVisible();
+  await context.close();
+});
+
+test('20 messages a page, older ones load when scrolled to the top and the view stays in place', async ({ browser }) => {
+  const hanna = await person('Hanna Sokatíró');
+  const imre = await person('Imre Olvasó');
+  const start = Math.floor(Date.now() / 1000) - 3600;
+  for (let i = 1; i <= 25; i++) await sendDirect(hanna, imre, `Üzenet ${i}.`, start + i * 60);
+  const { context, page } = await nsecSignIn(browser, imre);
+  await page.goto(`${baseUrl()}/dms/${hanna.npub}`);
+  const log = messages(page);
+  await expect(log).toHaveAttribute('data-count', '20');
+  // Newest at the bottom, in view.
+  await expect(log.locator('.dm-bubble').last()).toContainText('Üzenet 25.');
+  await expect(log.locator('.dm-bubble').last()).toBeInViewport();
+  await expect(log.locator('.dm-bubble').first()).toContainText('Üzenet 6.');
+  await log.evaluate((el) => (el.scrollTop = 0));
+  await expect(log).toHaveAttribute('data-count', '25');
+  await expect(log.locator('.dm-bubble').first()).toContainText('Üzenet 1.');
+  // The older page went in above what was being read: the view was moved down by its height.
+  expect(await log.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await expect(log.locator('.dm-bubble', { hasText: 'Üzenet 6.' })).toBeInViewport();
   await context.close();
 });
 
