@@ -39,6 +39,8 @@ export interface MessagesPage {
   received: number;
   /** Oldest created_at of the page (RANGE.since). */
   since?: number;
+  /** Why a message of the page could not be decrypted (the first reason: a §8 code or the cipher's error). */
+  undecryptable?: string;
 }
 
 export interface DmContext {
@@ -56,6 +58,8 @@ export interface DmContext {
   sendId?: number;
   /** What was written on this page and is not in `messages` yet, in the order written. */
   outbox: DmOutgoing[];
+  /** The open conversation's last page had messages that could not be decrypted, and why. */
+  decryptError?: string;
   error?: string;
 }
 
@@ -166,6 +170,7 @@ export const dmMachine = setup({
         hasMoreMessages: true,
         outbox: [],
         sendId: undefined,
+        decryptError: undefined,
         error: undefined,
       })),
     },
@@ -250,7 +255,14 @@ export const dmMachine = setup({
           target: '.loading',
           actions: assign(({ context, event }) => {
             const pubkey = event.type === 'SELECT' ? event.pubkey : undefined;
-            return { selected: pubkey, messages: [], messagesCursor: undefined, hasMoreMessages: true, contacts: zeroCount(context.contacts, pubkey) };
+            return {
+              selected: pubkey,
+              messages: [],
+              messagesCursor: undefined,
+              hasMoreMessages: true,
+              decryptError: undefined,
+              contacts: zeroCount(context.contacts, pubkey),
+            };
           }),
         },
       },
@@ -268,6 +280,7 @@ export const dmMachine = setup({
               actions: assign(({ context, event }) => ({
                 messages: mergeMessages([], event.output.messages),
                 outbox: settle(context.outbox, event.output.messages),
+                decryptError: event.output.undecryptable,
                 messagesCursor: event.output.since,
                 hasMoreMessages: event.output.received > 0 && event.output.since !== undefined,
                 error: undefined,
@@ -292,6 +305,7 @@ export const dmMachine = setup({
                 const merged = mergeMessages(context.messages, event.output.messages);
                 return {
                   messages: merged,
+                  decryptError: event.output.undecryptable ?? context.decryptError,
                   messagesCursor: event.output.since ?? context.messagesCursor,
                   // The boundary message comes back (until is inclusive): only a page with news goes on.
                   hasMoreMessages: merged.length > context.messages.length && event.output.since !== undefined,
@@ -319,7 +333,7 @@ export const dmMachine = setup({
                 }),
                 assign(({ context, event }) => {
                   const merged = mergeMessages(context.messages, event.output.messages);
-                  return { messages: merged, outbox: settle(context.outbox, merged) };
+                  return { messages: merged, outbox: settle(context.outbox, merged), decryptError: event.output.undecryptable ?? context.decryptError };
                 }),
               ],
             },

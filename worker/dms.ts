@@ -150,11 +150,13 @@ export async function fetchMessages(request: CacheRequest, decrypt: Decrypt, inp
   const reply = await request('get_directmsgs', payload);
   if (reply.notice !== undefined) throw new Error(reply.notice);
   const events = reply.events.filter((o): o is CacheObject & NostrEvent => o.kind === ENCRYPTED_DM && isNostrEvent(o));
+  let undecryptable: string | undefined;
   const decrypted = await Promise.all(
     events.map(async (e): Promise<DirectMessage | undefined> => {
       try {
         return { id: e.id, sender: e.pubkey, content: await decrypt(input.peer, e.content), created_at: e.created_at };
-      } catch {
+      } catch (err) {
+        undecryptable ??= err instanceof Error ? err.message : String(err);
         return undefined;
       }
     }),
@@ -163,7 +165,9 @@ export async function fetchMessages(request: CacheRequest, decrypt: Decrypt, inp
   if (messages.length < events.length) onFailed?.(events.length - messages.length, input.peer);
   let since = rangeOf(reply.events)?.since;
   if (since === undefined && events.length) since = Math.min(...events.map((e) => e.created_at));
-  return { messages, received: events.length, since };
+  const page: MessagesPage = { messages, received: events.length, since };
+  if (undecryptable !== undefined) page.undecryptable = undecryptable;
+  return page;
 }
 
 export interface DmServiceOptions {
@@ -196,6 +200,7 @@ function snapshotOf(actor: Actor<typeof dmMachine>): DmSnapshot {
     sending: isSending(snap),
     outbox: c.outbox,
   };
+  if (c.decryptError !== undefined) out.decryptError = c.decryptError;
   if (c.selected !== undefined) out.selected = c.selected;
   if (c.error !== undefined) out.error = c.error;
   return out;

@@ -59,19 +59,42 @@ function Messages({ me, canSign }: { me: string; canSign: boolean }) {
   const selected = snapshot?.selected;
   const [markingRead, setMarkingRead] = useState(false);
 
-  // The address names the conversation: the page follows it.
+  // The address names the conversation: opening it (again) loads it and resets its count. The
+  // conversation the worker opened with the page is not loaded twice.
+  const opened = useRef<string | undefined>(undefined);
+  const firstOpen = useRef(true);
+  const ready = snapshot !== null;
   useEffect(() => {
-    if (wanted && snapshot && wanted !== selected) select(wanted);
-    // Only a new address or a fresh page selects; the snapshot's own changes do not.
-  }, [wanted, snapshot === null]);
-  // No contact in the address: the remembered conversation opens and the address shows it. The
-  // worker opens it with the page; a page opened before the account record loaded learns it here.
+    if (!ready) return;
+    if (!wanted) {
+      opened.current = undefined;
+      return;
+    }
+    if (opened.current === wanted) return;
+    opened.current = wanted;
+    const first = firstOpen.current;
+    firstOpen.current = false;
+    if (!(first && wanted === selected)) select(wanted);
+    // Only the address and the page's arrival decide; the snapshot's own changes do not.
+  }, [wanted, ready]);
+
+  // Arriving at /dms without a contact: the remembered conversation (dmLastConversation) opens,
+  // once. The worker opens it with the page; a page opened before the account record loaded
+  // learns it from the record. Going back to the list later stays on the list.
   const record = useAccount()?.account;
   const remembered = record?.pubkey === me ? record.dmLastConversation : undefined;
   const rememberedRelation = record?.pubkey === me ? record.dmLastRelation : undefined;
+  const restored = useRef(false);
   useEffect(() => {
+    if (restored.current) return;
+    if (params.contact) {
+      restored.current = true;
+      return;
+    }
     const last = selected ?? remembered;
-    if (!params.contact && last) navigate(`/dms/${toNpub(last)}`, { replace: true });
+    if (!last) return;
+    restored.current = true;
+    navigate(`/dms/${toNpub(last)}`, { replace: true });
   }, [params.contact, selected, remembered, navigate]);
   const relationSynced = useRef(false);
   useEffect(() => {
@@ -80,7 +103,7 @@ function Messages({ me, canSign }: { me: string; canSign: boolean }) {
     if (rememberedRelation !== snapshot.relation) dms.setRelation(rememberedRelation);
   }, [snapshot, rememberedRelation, dms]);
 
-  const peer = wanted ?? selected;
+  const peer = wanted;
   const inList = snapshot?.contacts.find((c) => c.pubkey === peer)?.user;
   const profileOf = useProfiles(peer && !inList ? [peer] : []);
   const profile = peer ? (inList ?? profileOf(peer)) : undefined;

@@ -180,7 +180,16 @@ test('signed in through an extension that goes away: the message fails with the 
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
+  // The extension goes away: the conversation, opened again, says why it cannot be read.
   await page.evaluate(() => delete (window as { nostr?: unknown }).nostr);
+  await page.locator('.dm-back').evaluate((el) => (el as HTMLElement).click());
+  await expect(page).toHaveURL(/\/dms$/);
+  await page.evaluate((path) => {
+    history.pushState(null, '', path);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, `/dms/${gabor.npub}`);
+  await expect(messages(page)).toContainText('Az üzeneteket nem sikerült visszafejteni: nem található Nostr bővítmény');
+  await expect(messages(page)).not.toContainText('Kérdés a bővítményről');
   await messageBox(page).fill('Ez nem megy ki');
   await messageBox(page).press('Enter');
   const failed = messages(page).locator('.dm-bubble[data-status="failed"]');

@@ -175,6 +175,19 @@ describe('dm machine', () => {
     expect(h.sent.at(-1)).toMatchObject({ id: 7, result: { success: false, reasons: { '*': 'encrypt-no-nsec' } } });
   });
 
+  it('a page with undecryptable messages tells why; another conversation starts clean', async () => {
+    const h = start({ selected: BOB });
+    h.contactCalls[0].resolve({ contacts: [contact(BOB, 0)] });
+    h.messageCalls[0].resolve({ messages: [], received: 2, since: 5, undecryptable: 'no_nostr_extension' });
+    await flush();
+    expect(h.ctx().decryptError).toBe('no_nostr_extension');
+    h.actor.send({ type: 'SELECT', pubkey: CAROL });
+    expect(h.ctx().decryptError).toBeUndefined();
+    h.messageCalls[1].resolve(messages([msg('c1', 10, CAROL)]));
+    await flush();
+    expect(h.ctx().decryptError).toBeUndefined();
+  });
+
   it('a new user empties the outbox', async () => {
     const h = start({ selected: BOB });
     h.actor.send({ type: 'SEND', id: 1, text: 'szia' });
@@ -239,6 +252,7 @@ describe('dm worker side', () => {
       onFailed,
     );
     expect(messagesPage.messages.map((m) => m.id)).toEqual(['x3']);
+    expect(messagesPage.undecryptable).toBe('bad-cipher');
     expect(failures).toEqual([
       [1, CAROL],
       [2, BOB],

@@ -128,6 +128,8 @@ export interface DmSnapshot {
   sending: boolean;
   /** Written here and not yet in `messages`: pending, sent, or failed with its reason. */
   outbox: DmOutgoing[];
+  /** Messages of the open conversation were skipped because they could not be decrypted, and why. */
+  decryptError?: string;
   error?: string;
 }
 

@@ -98,6 +98,8 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
     [snapshot.selected, snapshot.messages, snapshot.outbox, peer, me],
   );
   const days = useMemo(() => groupMessages(shown), [shown]);
+  const reasonText = useReasonText();
+  const decryptError = snapshot.selected === peer ? snapshot.decryptError : undefined;
   const dayFormat = useMemo(() => new Intl.DateTimeFormat(locale, { dateStyle: 'long' }), [locale]);
 
   const box = useRef<HTMLDivElement>(null);
@@ -135,7 +137,7 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
       </div>
     );
   else if (status === 'error' && shown.length === 0) body = <RetryMessage title={t('messagesError')} retryLabel={t('retry')} onRetry={onRetryLoad} />;
-  else if (shown.length === 0) body = <StatusMessage title={t('emptyConversation')} />;
+  else if (shown.length === 0) body = decryptError ? null : <StatusMessage title={t('emptyConversation')} />;
   else
     body = (
       <>
@@ -184,6 +186,11 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
         aria-label={t('messagesLabel')}
         aria-busy={status === 'loading' || status === 'loadingMore'}
       >
+        {decryptError && (
+          <p className="dm-decrypt-error" role="status">
+            {t('decryptFailed', { reason: reasonText(decryptError) })}
+          </p>
+        )}
         {body}
       </div>
       <DmComposer key={peer} peer={peer} disabled={!canSend} onSend={onSend} />
