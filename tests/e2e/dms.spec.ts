@@ -3,7 +3,8 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import * as nip04 from 'nostr-tools/nip04';
 import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
-import type { AccountSnapshot } from '../../worker/types.ts';
+import type { AccountSnapshot, LogEntry } from '../../worker/types.ts';
+import { englishIn } from './support/catalogue.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { baseUrl, latestEvent, openApp, publishAccepted, signIn, useLocalRelay, type Driven } from './support/session.ts';
 
@@ -120,6 +121,8 @@ test('two people write to each other live: unread badge, profile button, relatio
   await expect(b).toHaveURL(new RegExp(`/dms/${anna.npub}$`));
   await expect(messages(b)).toContainText('Szia Bence!');
   await expect(dmBadge(b)).toHaveCount(0, { timeout: 20_000 });
+  // The signed-in screen is Hungarian too (the route walks see only the guest view).
+  expect(englishIn(await b.locator('main').innerText()).map((p) => p.phrase)).toEqual([]);
   await expect(contactRow(b, anna)).toHaveAttribute('data-unread', '0');
 
   // The reply reaches Anna's open conversation live; Shift+Enter breaks the line instead of sending.
@@ -190,6 +193,15 @@ test('signed in through an extension that goes away: the message fails with the 
   }, `/dms/${gabor.npub}`);
   await expect(messages(page)).toContainText('Az üzeneteket nem sikerült visszafejteni: nem található Nostr bővítmény');
   await expect(messages(page)).not.toContainText('Kérdés a bővítményről');
+  // The skipped message is counted in the devtools log.
+  const logged = await page.evaluate(
+    () =>
+      new Promise<LogEntry[]>((resolve) => {
+        const { api, tabId, proxy } = window.strucc as unknown as { api: Driven; tabId: string; proxy: <T>(f: T) => T };
+        void api.watchLogs(tabId, proxy((entries: LogEntry[]) => resolve(entries)));
+      }),
+  );
+  expect(logged.filter((e) => e.key === 'dmDecryptFailed').map((e) => e.params)).toContainEqual({ count: 1, peer: gabor.pubkey });
   await messageBox(page).fill('Ez nem megy ki');
   await messageBox(page).press('Enter');
   const failed = messages(page).locator('.dm-bubble[data-status="failed"]');
