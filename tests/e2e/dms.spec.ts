@@ -5,8 +5,10 @@ import * as nip04 from 'nostr-tools/nip04';
 import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import type { AccountSnapshot, LogEntry } from '../../worker/types.ts';
 import { englishIn } from './support/catalogue.ts';
+import { demoUser } from '../../server/demo/accounts.ts';
+import { displayName, parseProfile } from '../../worker/profile.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
-import { baseUrl, latestEvent, openApp, publishAccepted, signIn, useLocalRelay, type Driven } from './support/session.ts';
+import { baseUrl, latestEvent, openApp, publishAccepted, queryRelay, signIn, useLocalRelay, type Driven } from './support/session.ts';
 
 // /dms with two people in two browser contexts: one signs through the NIP-07 extension stub, the
 // other with an nsec. Both publish to the server's relay; the cache server counts and serves.
@@ -229,6 +231,42 @@ test('20 messages a page, older ones load when scrolled to the top and the view 
   // The older page went in above what was being read: the view was moved down by its height.
   expect(await log.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
   await expect(log.locator('.dm-bubble', { hasText: 'Üzenet 6.' })).toBeInViewport();
+  await context.close();
+});
+
+test('the people search starts a conversation; the message box has the note composer\'s mentions and emoji', async ({ browser }) => {
+  const writer = await person('Jutka Kereső');
+  // A demo account with a searchable name.
+  const other = demoUser(24);
+  const [meta] = await queryRelay({ kinds: [0], authors: [other.pubkey], limit: 1 });
+  const profile = parseProfile(meta);
+  const handle = profile.name.replace(/\s.*$/, '');
+  const { context, page } = await nsecSignIn(browser, writer, '/dms');
+  await page.goto(`${baseUrl()}/dms`);
+  await page.getByRole('searchbox', { name: 'Új beszélgetés: keress egy személyt' }).fill(handle);
+  await page.locator(`.dm-search-result[data-pubkey="${other.pubkey}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`/dms/${npubEncode(other.pubkey)}$`));
+  await expect(page.locator('.dm-conversation-header').getByRole('heading', { name: displayName(profile) })).toBeVisible();
+
+  const box = messageBox(page);
+  await box.pressSequentially('Nézd, ');
+  await box.pressSequentially(`@${handle}`);
+  const option = page.locator(`[role="option"][data-pubkey="${other.pubkey}"]`);
+  await expect(option).toBeVisible();
+  const options = page.getByRole('option');
+  const index = await options.evaluateAll((els, pk) => els.findIndex((e) => e.getAttribute('data-pubkey') === pk), other.pubkey);
+  for (let i = 0; i < index; i++) await box.press('ArrowDown');
+  // Enter chooses from the list; it does not send.
+  await box.press('Enter');
+  await expect(box).toHaveValue(`Nézd, nostr:${npubEncode(other.pubkey)} `);
+  await page.getByRole('button', { name: 'Emodzsi beszúrása' }).click();
+  await page.getByRole('dialog', { name: 'Emodzsik' }).getByRole('region', { name: 'Étel és ital' }).getByRole('button', { name: '☕' }).click();
+  await expect(box).toHaveValue(`Nézd, nostr:${npubEncode(other.pubkey)} ☕`);
+  await box.press('Enter');
+  const bubble = messages(page).locator('.dm-bubble', { hasText: 'Nézd' });
+  await expect(bubble).toContainText('☕');
+  // The mention is rendered by the note content renderer, as a link to the profile.
+  await expect(bubble.locator(`a[href*="${npubEncode(other.pubkey)}"]`).first()).toBeVisible();
   await context.close();
 });
 
