@@ -9,6 +9,8 @@ import { Link } from 'wouter';
 import type { DmOutgoing, DmSnapshot, Profile } from '../../../worker/types';
 import { displayName, toNpub } from '../../../worker/profile';
 import { formatFullDate } from '../../lib/format';
+import { parseContent } from '../../lib/content';
+import { useProfiles } from '../moderation/useProfiles';
 import { Avatar } from '../Avatar';
 import { NoteContent } from '../NoteContent';
 import { RetryMessage, StatusMessage } from '../StatusMessage';
@@ -20,7 +22,6 @@ import { DMS_NS } from './ns';
 const LOAD_MORE_EDGE = 80;
 /** Within this many pixels of the bottom, a new message scrolls into view. */
 const STICK_EDGE = 60;
-const NO_PROFILES: Record<string, Profile> = {};
 
 /** A send failure's reason in words: the §8 codes have their own text. */
 export function useReasonText(): (reason: string | undefined) => string {
@@ -58,12 +59,29 @@ function clockTime(seconds: number, locale: string): string {
   return fmt.format(new Date(seconds * 1000));
 }
 
-function Bubble({ message, mine, locale, onRetry }: { message: ShownMessage; mine: boolean; locale: string; onRetry: (id: number) => void }) {
+/** The people mentioned in the messages, so that mentions show names rather than npubs. */
+function useMentioned(shown: ShownMessage[], peer: string, profile: Profile): Record<string, Profile> {
+  const pubkeys = useMemo(() => {
+    const out = new Set<string>();
+    for (const m of shown) {
+      if (!m.content.includes('nostr:')) continue;
+      for (const part of parseContent(m.content)) if (part.type === 'mention') out.add(part.pubkey);
+    }
+    out.delete(peer);
+    return [...out].sort();
+  }, [shown, peer]);
+  const profileOf = useProfiles(pubkeys);
+  const out: Record<string, Profile> = { [peer]: profile };
+  for (const p of pubkeys) out[p] = profileOf(p);
+  return out;
+}
+
+function Bubble({ message, mine, locale, profiles, onRetry }: { message: ShownMessage; mine: boolean; locale: string; profiles: Record<string, Profile>; onRetry: (id: number) => void }) {
   const time = clockTime(message.created_at, locale);
   return (
     <li className={mine ? 'dm-bubble dm-mine' : 'dm-bubble'} data-id={message.key} data-status={message.outgoing?.status}>
       <div className="dm-bubble-text">
-        <NoteContent content={message.content} profiles={NO_PROFILES} />
+        <NoteContent content={message.content} profiles={profiles} />
       </div>
       <span className="dm-bubble-meta">
         <time dateTime={new Date(message.created_at * 1000).toISOString()} title={formatFullDate(message.created_at, locale)}>
@@ -99,6 +117,7 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
   );
   const days = useMemo(() => groupMessages(shown), [shown]);
   const reasonText = useReasonText();
+  const profiles = useMentioned(shown, peer, profile);
   const decryptError = snapshot.selected === peer ? snapshot.decryptError : undefined;
   const dayFormat = useMemo(() => new Intl.DateTimeFormat(locale, { dateStyle: 'long' }), [locale]);
 
@@ -155,7 +174,7 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
               <ol key={run.messages[0].key} className={run.sender === me ? 'dm-run dm-run-mine' : 'dm-run'} data-sender={run.sender}>
                 <li className="visually-hidden">{run.sender === me ? t('you') : name}</li>
                 {run.messages.map((m) => (
-                  <Bubble key={m.key} message={m} mine={run.sender === me} locale={locale} onRetry={onRetrySend} />
+                  <Bubble key={m.key} message={m} mine={run.sender === me} locale={locale} profiles={profiles} onRetry={onRetrySend} />
                 ))}
               </ol>
             ))}
