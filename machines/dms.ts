@@ -5,7 +5,7 @@
  * decryption, signing and publishing are actors the worker provides.
  */
 import { assign, emit, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import type { DirectMessage, DmContact, DmRelation, FeedStatus, PublishResult } from '../worker/types.ts';
+import type { DirectMessage, DmContact, DmOutgoing, DmRelation, FeedStatus, PublishResult } from '../worker/types.ts';
 
 /** Spec §9: a DM page is 20 messages. */
 export const DM_PAGE_SIZE = 20;
@@ -39,6 +39,8 @@ export interface MessagesPage {
   received: number;
   /** Oldest created_at of the page (RANGE.since). */
   since?: number;
+  /** Why a message of the page could not be decrypted (the first reason: a §8 code or the cipher's error). */
+  undecryptable?: string;
 }
 
 export interface DmContext {
@@ -54,6 +56,10 @@ export interface DmContext {
   hasMoreMessages: boolean;
   /** The SEND being sent, to answer its caller. */
   sendId?: number;
+  /** What was written on this page and is not in `messages` yet, in the order written. */
+  outbox: DmOutgoing[];
+  /** The open conversation's last page had messages that could not be decrypted, and why. */
+  decryptError?: string;
   error?: string;
 }
 
@@ -65,6 +71,8 @@ export type DmEvent =
   | { type: 'LOAD_MORE' }
   | { type: 'TOTAL'; count: number }
   | { type: 'SEND'; id: number; text: string }
+  /** A failed message goes back in the queue. */
+  | { type: 'RETRY'; id: number }
   | { type: 'USER'; pubkey: string }
   /** Internal: the selected contact has new messages. */
   | { type: 'FETCH_NEW' }
@@ -87,6 +95,17 @@ function missing(name: string): never {
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Sent entries leave the outbox once their event came back in the conversation. */
+function settle(outbox: DmOutgoing[], messages: DirectMessage[]): DmOutgoing[] {
+  if (!outbox.some((o) => o.status === 'sent')) return outbox;
+  const ids = new Set(messages.map((m) => m.id));
+  return outbox.filter((o) => !(o.status === 'sent' && o.eventId !== undefined && ids.has(o.eventId)));
+}
+
+const reasonOf = (result: PublishResult): string => result.reasons['*'] ?? Object.values(result.reasons)[0] ?? result.outcome;
 
 /** Merged by id, oldest first, as a chat shows them. */
 export function mergeMessages(a: DirectMessage[], b: DirectMessage[]): DirectMessage[] {
@@ -120,6 +139,7 @@ export const dmMachine = setup({
     hasMoreContacts: ({ context }) => context.hasMoreContacts,
     hasMoreMessages: ({ context }) => context.hasMoreMessages,
     totalRose: ({ context, event }) => event.type === 'TOTAL' && event.count > context.unreadTotal,
+    hasQueued: ({ context }) => context.outbox.some((o) => o.status === 'pending' && o.id !== context.sendId),
   },
 }).createMachine({
   id: 'dms',
@@ -133,6 +153,7 @@ export const dmMachine = setup({
     selected: input.selected,
     messages: [],
     hasMoreMessages: true,
+    outbox: [],
   }),
   on: {
     USER: {
@@ -147,6 +168,9 @@ export const dmMachine = setup({
         messages: [],
         messagesCursor: undefined,
         hasMoreMessages: true,
+        outbox: [],
+        sendId: undefined,
+        decryptError: undefined,
         error: undefined,
       })),
     },
@@ -163,7 +187,18 @@ export const dmMachine = setup({
         // Handled inside this region, so that reloading the contacts leaves the conversation alone.
         TOTAL: [
           // A rise means someone wrote: the contact list (and its counts) is fetched again.
-          { guard: 'totalRose', target: '.loading', actions: assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }) },
+          {
+            guard: 'totalRose',
+            target: '.loading',
+            actions: [
+              assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }),
+              // The open conversation may be with someone outside the shown relation's list: it
+              // looks for news itself, and resets the count when the news is from that person.
+              enqueueActions(({ context, enqueue }) => {
+                if (context.selected !== undefined) enqueue.raise({ type: 'FETCH_NEW' });
+              }),
+            ],
+          },
           { actions: assign({ unreadTotal: ({ event }) => (event.type === 'TOTAL' ? event.count : 0) }) },
         ],
       },
@@ -175,15 +210,6 @@ export const dmMachine = setup({
             onDone: {
               target: 'ready',
               actions: [
-                // Compared before the list is replaced: a higher count for the open conversation is news.
-                enqueueActions(({ context, event, enqueue }) => {
-                  const before = context.contacts.find((c) => c.pubkey === context.selected)?.dmInfo.cnt ?? 0;
-                  const after = event.output.contacts.find((c) => c.pubkey === context.selected)?.dmInfo.cnt ?? 0;
-                  if (context.selected !== undefined && after > before) {
-                    enqueue.raise({ type: 'FETCH_NEW' });
-                    enqueue.raise({ type: 'RESET_COUNT' });
-                  }
-                }),
                 assign(({ context, event }) => ({
                   // The open conversation is being read: its count shows zero until the reset lands.
                   contacts: zeroCount(event.output.contacts, context.selected),
@@ -229,7 +255,14 @@ export const dmMachine = setup({
           target: '.loading',
           actions: assign(({ context, event }) => {
             const pubkey = event.type === 'SELECT' ? event.pubkey : undefined;
-            return { selected: pubkey, messages: [], messagesCursor: undefined, hasMoreMessages: true, contacts: zeroCount(context.contacts, pubkey) };
+            return {
+              selected: pubkey,
+              messages: [],
+              messagesCursor: undefined,
+              hasMoreMessages: true,
+              decryptError: undefined,
+              contacts: zeroCount(context.contacts, pubkey),
+            };
           }),
         },
       },
@@ -244,8 +277,10 @@ export const dmMachine = setup({
             input: ({ context }) => ({ userPubkey: context.userPubkey, peer: context.selected ?? '', limit: DM_PAGE_SIZE }),
             onDone: {
               target: 'ready',
-              actions: assign(({ event }) => ({
+              actions: assign(({ context, event }) => ({
                 messages: mergeMessages([], event.output.messages),
+                outbox: settle(context.outbox, event.output.messages),
+                decryptError: event.output.undecryptable,
                 messagesCursor: event.output.since,
                 hasMoreMessages: event.output.received > 0 && event.output.since !== undefined,
                 error: undefined,
@@ -270,6 +305,7 @@ export const dmMachine = setup({
                 const merged = mergeMessages(context.messages, event.output.messages);
                 return {
                   messages: merged,
+                  decryptError: event.output.undecryptable ?? context.decryptError,
                   messagesCursor: event.output.since ?? context.messagesCursor,
                   // The boundary message comes back (until is inclusive): only a page with news goes on.
                   hasMoreMessages: merged.length > context.messages.length && event.output.since !== undefined,
@@ -288,7 +324,19 @@ export const dmMachine = setup({
               limit: DM_PAGE_SIZE,
               since: context.messages.at(-1)?.created_at,
             }),
-            onDone: { target: 'ready', actions: assign(({ context, event }) => ({ messages: mergeMessages(context.messages, event.output.messages) })) },
+            onDone: {
+              target: 'ready',
+              actions: [
+                enqueueActions(({ context, event, enqueue }) => {
+                  const known = new Set(context.messages.map((m) => m.id));
+                  if (event.output.messages.some((m) => !known.has(m.id) && m.sender === context.selected)) enqueue.raise({ type: 'RESET_COUNT' });
+                }),
+                assign(({ context, event }) => {
+                  const merged = mergeMessages(context.messages, event.output.messages);
+                  return { messages: merged, outbox: settle(context.outbox, merged), decryptError: event.output.undecryptable ?? context.decryptError };
+                }),
+              ],
+            },
             onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error) }) },
           },
           // Another rise while fetching: fetch once more afterwards.
@@ -316,32 +364,71 @@ export const dmMachine = setup({
     },
     sending: {
       initial: 'idle',
+      on: {
+        // Written messages queue up, each shown at once as pending; one is sent at a time, in order.
+        SEND: [
+          {
+            guard: 'hasSelected',
+            actions: assign({
+              outbox: ({ context, event }) =>
+                event.type === 'SEND' ? [...context.outbox, { id: event.id, peer: context.selected ?? '', text: event.text, created_at: now(), status: 'pending' as const }] : context.outbox,
+            }),
+          },
+          { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('no-conversation') })) },
+        ],
+        RETRY: {
+          actions: assign({
+            outbox: ({ context, event }) =>
+              context.outbox.map((o) => (event.type === 'RETRY' && o.id === event.id && o.status === 'failed' ? { ...o, status: 'pending' as const, reason: undefined, created_at: now() } : o)),
+          }),
+        },
+      },
       states: {
         idle: {
-          on: {
-            SEND: [
-              { guard: 'hasSelected', target: 'sending', actions: assign({ sendId: ({ event }) => (event.type === 'SEND' ? event.id : undefined) }) },
-              { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('no-conversation') })) },
-            ],
+          always: {
+            guard: 'hasQueued',
+            target: 'sending',
+            actions: assign({ sendId: ({ context }) => context.outbox.find((o) => o.status === 'pending')?.id }),
           },
         },
         sending: {
           invoke: {
             src: 'sendMessage',
-            input: ({ context, event }) => ({ peer: context.selected ?? '', text: event.type === 'SEND' ? event.text : '' }),
+            input: ({ context }) => {
+              const entry = context.outbox.find((o) => o.id === context.sendId);
+              return { peer: entry?.peer ?? '', text: entry?.text ?? '' };
+            },
             onDone: {
               target: 'idle',
               actions: [
                 emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: event.output })),
+                assign(({ context, event }) => ({
+                  sendId: undefined,
+                  outbox: context.outbox.map((o) =>
+                    o.id !== context.sendId
+                      ? o
+                      : event.output.success
+                        ? { ...o, status: 'sent' as const, eventId: event.output.event?.id }
+                        : { ...o, status: 'failed' as const, reason: reasonOf(event.output) },
+                  ),
+                })),
                 // What was sent shows in the conversation from the cache, like any new message.
                 enqueueActions(({ event, enqueue }) => {
                   if (event.output.success) enqueue.raise({ type: 'FETCH_NEW' });
                 }),
               ],
             },
-            onError: { target: 'idle', actions: emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: failed(errorText(event.error)) })) },
+            onError: {
+              target: 'idle',
+              actions: [
+                emit(({ context, event }) => ({ type: 'sent' as const, id: context.sendId ?? 0, result: failed(errorText(event.error)) })),
+                assign(({ context, event }) => ({
+                  sendId: undefined,
+                  outbox: context.outbox.map((o) => (o.id === context.sendId ? { ...o, status: 'failed' as const, reason: errorText(event.error) } : o)),
+                })),
+              ],
+            },
           },
-          on: { SEND: { actions: emit(({ event }) => ({ type: 'sent' as const, id: event.type === 'SEND' ? event.id : 0, result: failed('busy') })) } },
         },
       },
     },

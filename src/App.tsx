@@ -29,6 +29,7 @@ const ExploreFeed = lazy(() => import('./routes/Explore').then((m) => ({ default
 const Search = lazy(() => import('./routes/Search'));
 const Feeds = lazy(() => import('./routes/Search').then((m) => ({ default: m.FeedsRoute })));
 const Notifications = lazy(() => import('./routes/Notifications'));
+const Dms = lazy(() => import('./routes/Dms'));
 const Downloads = lazy(() => import('./routes/Downloads'));
 const Help = lazy(() => import('./routes/Downloads').then((m) => ({ default: m.HelpRoute })));
 const ReadsEditor = lazy(() => import('./routes/ReadsEditor'));
@@ -54,7 +55,6 @@ const publicPage = (page: PublicPageKey) => {
 };
 
 const Pages = {
-  dms: info('dms'),
   premium: info('premium'),
   premiums: info('premiums'),
   legends: info('legends'),
@@ -126,7 +126,7 @@ function MainRoutes() {
       <Route path="/a/:id" component={Article} />
       <Route path="/explore" component={Explore} />
       <Route path="/explore/feed/:id" component={ExploreFeed} />
-      <Route path="/dms/:contact?" component={Pages.dms} />
+      <Route path="/dms/:contact?" component={Dms} />
       <Route path="/notifications" component={Notifications} />
       <Route path="/downloads" component={Downloads} />
       <Route path="/download">

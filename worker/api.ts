@@ -248,6 +248,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     publish: (event) => network.api.publish(event),
     releaser,
     touch,
+    log: (line) => log.add(line.level, 'dms', line.message, line),
     throttleMs: options.feedThrottleMs,
   });
 

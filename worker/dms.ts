@@ -123,27 +123,51 @@ export async function fetchContacts(request: CacheRequest, input: FetchContactsI
 /** NIP-04 decryption with the conversation partner's key (the shared secret is the same both ways). */
 export type Decrypt = (peer: string, ciphertext: string) => Promise<string>;
 
+/** Called with how many events of a page could not be decrypted (for the devtools log). */
+export type OnUndecryptable = (count: number, peer: string) => void;
+
+/** Each contact's latest message decrypted for the list; one that cannot be keeps no preview. */
+export async function withPreviews(page: ContactsPage, decrypt: Decrypt, onFailed?: OnUndecryptable): Promise<ContactsPage> {
+  const contacts = await Promise.all(
+    page.contacts.map(async (c): Promise<DmContact> => {
+      if (!c.latest || c.latest.kind !== ENCRYPTED_DM) return c;
+      try {
+        return { ...c, preview: await decrypt(c.pubkey, c.latest.content) };
+      } catch {
+        onFailed?.(1, c.pubkey);
+        return c;
+      }
+    }),
+  );
+  return { ...page, contacts };
+}
+
 /** get_directmsgs, decrypted; a message that fails to decrypt is skipped (spec §4). */
-export async function fetchMessages(request: CacheRequest, decrypt: Decrypt, input: FetchMessagesInput): Promise<MessagesPage> {
+export async function fetchMessages(request: CacheRequest, decrypt: Decrypt, input: FetchMessagesInput, onFailed?: OnUndecryptable): Promise<MessagesPage> {
   const payload: Record<string, unknown> = { receiver: input.userPubkey, sender: input.peer, limit: input.limit };
   if (input.until !== undefined) payload.until = input.until;
   if (input.since !== undefined) payload.since = input.since;
   const reply = await request('get_directmsgs', payload);
   if (reply.notice !== undefined) throw new Error(reply.notice);
   const events = reply.events.filter((o): o is CacheObject & NostrEvent => o.kind === ENCRYPTED_DM && isNostrEvent(o));
+  let undecryptable: string | undefined;
   const decrypted = await Promise.all(
     events.map(async (e): Promise<DirectMessage | undefined> => {
       try {
         return { id: e.id, sender: e.pubkey, content: await decrypt(input.peer, e.content), created_at: e.created_at };
-      } catch {
+      } catch (err) {
+        undecryptable ??= err instanceof Error ? err.message : String(err);
         return undefined;
       }
     }),
   );
   const messages = decrypted.filter((m): m is DirectMessage => m !== undefined);
+  if (messages.length < events.length) onFailed?.(events.length - messages.length, input.peer);
   let since = rangeOf(reply.events)?.since;
   if (since === undefined && events.length) since = Math.min(...events.map((e) => e.created_at));
-  return { messages, received: events.length, since };
+  const page: MessagesPage = { messages, received: events.length, since };
+  if (undecryptable !== undefined) page.undecryptable = undecryptable;
+  return page;
 }
 
 export interface DmServiceOptions {
@@ -156,6 +180,8 @@ export interface DmServiceOptions {
   /** The signed-in user's remembered DM page (dmLastConversation, dmLastRelation). */
   remembered: () => { conversation?: string; relation?: DmRelation };
   remember: (patch: AccountLocalPatch) => void;
+  /** Messages skipped because they could not be decrypted: counted in the devtools log. */
+  onUndecryptable?: OnUndecryptable;
   throttleMs?: number;
 }
 
@@ -172,7 +198,9 @@ function snapshotOf(actor: Actor<typeof dmMachine>): DmSnapshot {
     messages: c.messages,
     hasMoreMessages: c.hasMoreMessages,
     sending: isSending(snap),
+    outbox: c.outbox,
   };
+  if (c.decryptError !== undefined) out.decryptError = c.decryptError;
   if (c.selected !== undefined) out.selected = c.selected;
   if (c.error !== undefined) out.error = c.error;
   return out;
@@ -218,8 +246,10 @@ export class DmService {
 
     this.machine = dmMachine.provide({
       actors: {
-        fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(({ input }) => fetchContacts(request, input, signRequest)),
-        fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(({ input }) => fetchMessages(request, options.decrypt, input)),
+        fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(async ({ input }) =>
+          withPreviews(await fetchContacts(request, input, signRequest), options.decrypt, options.onUndecryptable),
+        ),
+        fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(({ input }) => fetchMessages(request, options.decrypt, input, options.onUndecryptable)),
         resetCount: fromPromise<void, { peer: string }>(async ({ input }) => {
           // The peer is signed: the server takes no parameter from outside the signed content.
           const event = await signRequest(RESET_DM_COUNT_OP, { sender: input.peer });
@@ -298,6 +328,10 @@ export class DmService {
       });
       page.send({ type: 'SEND', id, text });
     });
+  }
+
+  retry(handle: number, id: number): void {
+    this.pages.get(handle)?.send({ type: 'RETRY', id });
   }
 
   async markAllRead(): Promise<ActionResult> {

@@ -78,6 +78,7 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     selectDmContact: worker.selectDmContact,
     loadMoreDms: worker.loadMoreDms,
     sendDm: worker.sendDm,
+    retryDm: worker.retryDm,
     markAllDmsRead: worker.markAllDmsRead,
     closeDms: worker.closeDms,
     openProfile: worker.openProfile,

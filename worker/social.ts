@@ -11,7 +11,7 @@ import type { CacheRequest } from './feeds.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
 import { ProfileService } from './profiles.ts';
 import { ThreadService } from './threads.ts';
-import type { PublishResult, StruccApi, UnsignedEvent } from './types.ts';
+import type { LogLine, PublishResult, StruccApi, UnsignedEvent } from './types.ts';
 
 export type SocialApi = Required<
   Pick<
@@ -34,6 +34,7 @@ export type SocialApi = Required<
     | 'selectDmContact'
     | 'loadMoreDms'
     | 'sendDm'
+    | 'retryDm'
     | 'markAllDmsRead'
     | 'closeDms'
     | 'openProfile'
@@ -55,6 +56,8 @@ export interface SocialOptions {
   publish: (event: UnsignedEvent) => Promise<PublishResult>;
   releaser: (cb: object) => () => void;
   touch: (tabId: string) => void;
+  /** The devtools log (DM messages that could not be decrypted). */
+  log?: (line: LogLine) => void;
   throttleMs?: number;
 }
 
@@ -96,6 +99,8 @@ export function createSocial(options: SocialOptions): Social {
       return record && record.pubkey === user ? { conversation: record.dmLastConversation, relation: record.dmLastRelation } : {};
     },
     remember: (patch) => void account.act({ type: 'setLocal', patch }),
+    onUndecryptable: (count, peer) =>
+      options.log?.({ level: 'warn', message: `${count} direct message(s) with ${peer} could not be decrypted and were skipped`, key: 'dmDecryptFailed', params: { count, peer } }),
     throttleMs,
   });
   const profiles = new ProfileService({ request, viewer, throttleMs });
@@ -186,6 +191,9 @@ export function createSocial(options: SocialOptions): Social {
       dms.loadMore(handle);
     },
     sendDm: (handle, text) => dms.send(handle, text),
+    async retryDm(handle, id) {
+      dms.retry(handle, id);
+    },
     markAllDmsRead: () => dms.markAllRead(),
     async closeDms(handle) {
       dms.close(handle);

@@ -18,7 +18,7 @@ import { AccountChip } from './AccountChip';
 import { NewNoteButton } from './composer/ComposeButton';
 import { version } from '../../package.json';
 import { formatBadgeCount } from '../lib/format';
-import { useNotificationCount, useReleases } from './notifications/badges';
+import { useDmCount, useNotificationCount, useReleases } from './notifications/badges';
 import './notifications/nav.css';
 
 interface NavItem {
@@ -46,11 +46,12 @@ function isActive(location: string, href: string): boolean {
   return location === href || location.startsWith(`${href}/`);
 }
 
-/** The unread notification count and whether a new app release waits, shared by both navigations. */
-function useBadges(): { notifications: number; release: boolean } {
+/** The unread notification and message counts and whether a new app release waits, shared by both navigations. */
+function useBadges(): { notifications: number; dms: number; release: boolean } {
   const count = useNotificationCount();
+  const dms = useDmCount();
   const releases = useReleases();
-  return { notifications: count?.count ?? 0, release: releases?.badge ?? false };
+  return { notifications: count?.count ?? 0, dms, release: releases?.badge ?? false };
 }
 
 function Badge({ item, badges }: { item: NavItem['key']; badges: ReturnType<typeof useBadges> }) {
@@ -60,6 +61,14 @@ function Badge({ item, badges }: { item: NavItem['key']; badges: ReturnType<type
       <span className="nav-badge" data-badge="notifications">
         <span aria-hidden="true">{formatBadgeCount(badges.notifications)}</span>
         <span className="visually-hidden">{t('nav.unread', { count: badges.notifications })}</span>
+      </span>
+    );
+  }
+  if (item === 'dms' && badges.dms > 0) {
+    return (
+      <span className="nav-badge" data-badge="dms">
+        <span aria-hidden="true">{formatBadgeCount(badges.dms)}</span>
+        <span className="visually-hidden">{t('nav.unreadDms', { count: badges.dms })}</span>
       </span>
     );
   }

@@ -9,7 +9,7 @@ import {
   type FetchMessagesInput,
   type MessagesPage,
 } from '../../machines/dms.ts';
-import { DmService, fetchMessages, parseContacts } from '../../worker/dms.ts';
+import { DmService, fetchMessages, parseContacts, withPreviews } from '../../worker/dms.ts';
 import { emptyProfile } from '../../worker/profile.ts';
 import type { Subscription } from '../../worker/cache.ts';
 import type { CacheReply, DirectMessage, DmContact, DmSnapshot, PublishResult, UnsignedEvent } from '../../worker/types.ts';
@@ -95,19 +95,28 @@ describe('dm machine', () => {
     expect(h.contactCalls).toHaveLength(1);
     h.actor.send({ type: 'TOTAL', count: 2 });
     expect(h.contactCalls).toHaveLength(2);
+    // The open conversation looks for news at once, whether or not its contact is in the shown list.
+    expect(h.messageCalls[1].input).toEqual({ userPubkey: ME, peer: BOB, limit: 20, since: 10 });
     h.contactCalls[1].resolve({ contacts: [contact(BOB, 1), contact(CAROL, 1)] });
     await flush();
-    expect(h.messageCalls[1].input).toEqual({ userPubkey: ME, peer: BOB, limit: 20, since: 10 });
-    expect(h.resets).toEqual([BOB, BOB]);
     expect(h.messageCalls).toHaveLength(2);
     expect(h.ctx().contacts.find((c) => c.pubkey === BOB)?.dmInfo.cnt).toBe(0);
     expect(h.ctx().contacts.find((c) => c.pubkey === CAROL)?.dmInfo.cnt).toBe(1);
+    expect(h.resets).toEqual([BOB]);
     h.messageCalls[1].resolve(messages([msg('m1', 10), msg('m4', 40)]));
     await flush();
     expect(h.ctx().messages.map((m) => m.id)).toEqual(['m1', 'm4']);
+    // News from the open contact: its count is reset again.
+    expect(h.resets).toEqual([BOB, BOB]);
+    // A rise from someone else brings nothing new here: no reset.
+    h.actor.send({ type: 'TOTAL', count: 3 });
+    h.messageCalls[2].resolve(messages([msg('m4', 40)]));
+    await flush();
+    expect(h.resets).toEqual([BOB, BOB]);
     // A fall (someone read elsewhere) only updates the total.
     h.actor.send({ type: 'TOTAL', count: 1 });
-    expect(h.contactCalls).toHaveLength(2);
+    expect(h.contactCalls).toHaveLength(3);
+    expect(h.messageCalls).toHaveLength(3);
   });
 
   it('sending: the text goes to the selected contact, the caller gets the result, the conversation refreshes', async () => {
@@ -120,13 +129,71 @@ describe('dm machine', () => {
     await flush();
     h.actor.send({ type: 'SEND', id: 2, text: 'szia' });
     expect(h.actor.getSnapshot().matches({ sending: 'sending' })).toBe(true);
+    // Shown at once as pending; a second message waits in the queue instead of being refused.
     h.actor.send({ type: 'SEND', id: 3, text: 'még' });
-    expect(h.sent.at(-1)).toMatchObject({ id: 3, result: { success: false, reasons: { '*': 'busy' } } });
+    expect(h.ctx().outbox.map((o) => [o.id, o.peer, o.text, o.status])).toEqual([
+      [2, BOB, 'szia', 'pending'],
+      [3, BOB, 'még', 'pending'],
+    ]);
+    expect(h.sends).toHaveLength(1);
     expect(h.sends[0].input).toEqual({ peer: BOB, text: 'szia' });
-    h.sends[0].resolve({ success: true, reasons: {}, outcome: 'published' });
+    const event = { id: 'e2', pubkey: ME, created_at: 11, kind: 4, tags: [['p', BOB]], content: 'x', sig: 's' };
+    h.sends[0].resolve({ success: true, reasons: {}, outcome: 'published', event });
     await flush();
-    expect(h.sent.at(-1)).toEqual({ id: 2, result: { success: true, reasons: {}, outcome: 'published' } });
+    expect(h.sent.at(-1)).toEqual({ id: 2, result: { success: true, reasons: {}, outcome: 'published', event } });
+    expect(h.ctx().outbox.find((o) => o.id === 2)).toMatchObject({ status: 'sent', eventId: 'e2' });
     expect(h.messageCalls[1].input).toMatchObject({ peer: BOB, since: 10 });
+    // The queued one goes out next.
+    expect(h.sends[1].input).toEqual({ peer: BOB, text: 'még' });
+    // The sent message came back from the cache: it leaves the outbox, the conversation has it.
+    h.messageCalls[1].resolve(messages([{ id: 'e2', sender: ME, content: 'szia', created_at: 11 }]));
+    await flush();
+    expect(h.ctx().messages.map((m) => m.id)).toEqual(['m1', 'e2']);
+    expect(h.ctx().outbox.map((o) => o.id)).toEqual([3]);
+  });
+
+  it('a failed send keeps the message with its reason; RETRY sends it again', async () => {
+    const h = start({ selected: BOB });
+    h.contactCalls[0].resolve({ contacts: [contact(BOB, 0)] });
+    h.messageCalls[0].resolve(messages([]));
+    await flush();
+    h.actor.send({ type: 'SEND', id: 7, text: 'szia' });
+    h.sends[0].resolve({ success: false, reasons: { 'wss://r.example': 'blocked: spam' }, outcome: 'failed' });
+    await flush();
+    expect(h.ctx().outbox).toEqual([expect.objectContaining({ id: 7, status: 'failed', reason: 'blocked: spam' })]);
+    expect(h.sends).toHaveLength(1);
+    expect(h.actor.getSnapshot().matches({ sending: 'idle' })).toBe(true);
+
+    h.actor.send({ type: 'RETRY', id: 7 });
+    expect(h.ctx().outbox[0]).toMatchObject({ id: 7, status: 'pending' });
+    expect(h.ctx().outbox[0].reason).toBeUndefined();
+    expect(h.sends[1].input).toEqual({ peer: BOB, text: 'szia' });
+    // An encryption error (no key) fails the same way, with its code as the reason.
+    h.sends[1].resolve(Promise.reject(new Error('encrypt-no-nsec')) as unknown as PublishResult);
+    await flush();
+    expect(h.ctx().outbox[0]).toMatchObject({ status: 'failed', reason: 'encrypt-no-nsec' });
+    expect(h.sent.at(-1)).toMatchObject({ id: 7, result: { success: false, reasons: { '*': 'encrypt-no-nsec' } } });
+  });
+
+  it('a page with undecryptable messages tells why; another conversation starts clean', async () => {
+    const h = start({ selected: BOB });
+    h.contactCalls[0].resolve({ contacts: [contact(BOB, 0)] });
+    h.messageCalls[0].resolve({ messages: [], received: 2, since: 5, undecryptable: 'no_nostr_extension' });
+    await flush();
+    expect(h.ctx().decryptError).toBe('no_nostr_extension');
+    h.actor.send({ type: 'SELECT', pubkey: CAROL });
+    expect(h.ctx().decryptError).toBeUndefined();
+    h.messageCalls[1].resolve(messages([msg('c1', 10, CAROL)]));
+    await flush();
+    expect(h.ctx().decryptError).toBeUndefined();
+  });
+
+  it('a new user empties the outbox', async () => {
+    const h = start({ selected: BOB });
+    h.actor.send({ type: 'SEND', id: 1, text: 'szia' });
+    expect(h.ctx().outbox).toHaveLength(1);
+    h.actor.send({ type: 'USER', pubkey: CAROL });
+    expect(h.ctx().outbox).toEqual([]);
   });
 });
 
@@ -165,6 +232,31 @@ describe('dm worker side', () => {
     expect(page.messages.map((m) => m.id)).toEqual(['x1', 'x3']);
     expect(page.messages[0]).toEqual({ id: 'x1', sender: BOB, content: 'plain ok-1', created_at: 30 });
     expect(page).toMatchObject({ received: 3, since: 10 });
+  });
+
+  it('previews the latest message decrypted; what cannot be decrypted is skipped and counted', async () => {
+    const failures: [number, string][] = [];
+    const onFailed = (n: number, peer: string) => void failures.push([n, peer]);
+    const decrypt = async (_peer: string, text: string) => {
+      if (text.startsWith('broken')) throw new Error('bad-cipher');
+      return `plain ${text}`;
+    };
+    const bob = { ...contact(BOB, 1), latest: dm('l1', BOB, ME, 'hello', 30) };
+    const carol = { ...contact(CAROL, 0), latest: dm('l2', ME, CAROL, 'broken', 20) };
+    const page = await withPreviews({ contacts: [bob, carol, contact(ME, 0)] }, decrypt, onFailed);
+    expect(page.contacts.map((c) => c.preview)).toEqual(['plain hello', undefined, undefined]);
+    const messagesPage = await fetchMessages(
+      async () => ({ events: [dm('x1', BOB, ME, 'broken-1', 30), dm('x2', BOB, ME, 'broken-2', 20), dm('x3', BOB, ME, 'ok', 10)] }),
+      decrypt,
+      { userPubkey: ME, peer: BOB, limit: 20 },
+      onFailed,
+    );
+    expect(messagesPage.messages.map((m) => m.id)).toEqual(['x3']);
+    expect(messagesPage.undecryptable).toBe('bad-cipher');
+    expect(failures).toEqual([
+      [1, CAROL],
+      [2, BOB],
+    ]);
   });
 
   it('reads contacts in RANGE order with counts, latest message and profile', () => {

@@ -142,6 +142,8 @@ export interface StruccApi {
   loadMoreDms?(handle: number): Promise<void>;
   /** Encrypts (NIP-04), publishes a kind 4, imports it and refreshes the conversation. */
   sendDm?(handle: number, text: string): Promise<PublishResult>;
+  /** Sends a failed message (DmSnapshot.outbox) again. */
+  retryDm?(handle: number, id: number): Promise<void>;
   markAllDmsRead?(): Promise<ActionResult>;
   closeDms?(handle: number): Promise<void>;
 
@@ -194,7 +196,7 @@ export interface LogEntry {
   params?: Record<string, string | number>;
 }
 
-export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish';
+export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish' | 'dmDecryptFailed';
 
 /** One log line as the worker makes it. */
 export interface LogLine {

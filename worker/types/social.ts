@@ -89,6 +89,19 @@ export interface DmContact {
   dmInfo: DmInfo;
   /** The conversation's latest kind-4 event, still encrypted. */
   latest?: NostrEvent;
+  /** That event decrypted in the worker, for the list's preview (absent when it could not be). */
+  preview?: string;
+}
+
+/** A message written on this page that the cache has not returned yet (machines/dms.ts DmOutgoing). */
+export interface DmOutgoing {
+  id: number;
+  peer: string;
+  text: string;
+  created_at: number;
+  status: 'pending' | 'sent' | 'failed';
+  reason?: string;
+  eventId?: string;
 }
 
 export interface DirectMessage {
@@ -113,6 +126,10 @@ export interface DmSnapshot {
   messages: DirectMessage[];
   hasMoreMessages: boolean;
   sending: boolean;
+  /** Written here and not yet in `messages`: pending, sent, or failed with its reason. */
+  outbox: DmOutgoing[];
+  /** Messages of the open conversation were skipped because they could not be decrypted, and why. */
+  decryptError?: string;
   error?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The navigation's two badges: unread notifications (the worker's notification_counts
+ * The navigation's badges: unread direct messages (directmsg_count), unread notifications (the worker's notification_counts
  * subscription, open only while someone is signed in) and new app releases. Kept tiny and free of
  * React components, because the navigation is part of the first screen.
  */
@@ -10,7 +10,7 @@ import { Comlink, connect, tabId, type Api } from '../../worker-client';
 type Remote = Required<
   Pick<
     StruccApi,
-    'watchNotificationCount' | 'unwatchNotificationCount' | 'watchReleases' | 'unwatchReleases' | 'acknowledgeRelease' | 'watchAccount' | 'unwatchAccount'
+    'watchNotificationCount' | 'unwatchNotificationCount' | 'watchDmCount' | 'unwatchDmCount' | 'watchReleases' | 'unwatchReleases' | 'acknowledgeRelease' | 'watchAccount' | 'unwatchAccount'
   >
 >;
 /** Comlink's Remote type cannot call an optional method; the worker implements all of these. */
@@ -45,6 +45,16 @@ export function useNotificationCount(): NotificationCountSnapshot | null {
   return useWatch<NotificationCountSnapshot>(
     (api, cb) => api.watchNotificationCount(tabId, cb),
     (api, h) => api.unwatchNotificationCount(h),
+  );
+}
+
+/** The unread direct-message total (directmsg_count, shared by every tab). */
+export function useDmCount(): number {
+  return (
+    useWatch<number>(
+      (api, cb) => api.watchDmCount(tabId, cb),
+      (api, h) => api.unwatchDmCount(h),
+    ) ?? 0
   );
 }
 

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Profile, ProfileTab, UserStats } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import { displayName, toNpub } from '../../../worker/profile';
 import { formatCount } from '../../lib/format';
 import { mediaUrl } from '../../lib/media';
 import { useNip05Verified } from '../../lib/nip05';
@@ -10,6 +10,8 @@ import { Avatar } from '../Avatar';
 import { VerifiedIcon, ZapIcon } from '../Icons';
 import { NoteContent } from '../NoteContent';
 import { FollowButton } from '../actions/FollowButton';
+import { Link } from 'wouter';
+import { useAccount } from '../../lib/account';
 import { formatJoinDate, websiteHref } from './format';
 
 const AVATAR_SIZE = 116;
@@ -83,6 +85,18 @@ export interface ProfileHeaderProps {
   onQr: () => void;
 }
 
+/** "Üzenet": opens the conversation with this person, for a signed-in viewer of someone else's profile. */
+function MessageButton({ pubkey, name }: { pubkey: string; name: string }) {
+  const { t } = useTranslation('profile');
+  const login = useAccount()?.login;
+  if (!login?.pubkey || login.pubkey === pubkey || (login.state !== 'signedIn' && login.state !== 'readOnly')) return null;
+  return (
+    <Link href={`/dms/${toNpub(pubkey)}`} className="button profile-message-button" aria-label={t('messageLabel', { name })}>
+      {t('message')}
+    </Link>
+  );
+}
+
 export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQr }: ProfileHeaderProps) {
   const { t, i18n } = useTranslation('profile');
   const locale = i18n.resolvedLanguage ?? 'hu';
@@ -105,6 +119,7 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
             </svg>
             {t('qr.open')}
           </button>
+          <MessageButton pubkey={profile.pubkey} name={name} />
           <FollowButton pubkey={profile.pubkey} name={name} className="profile-follow" />
         </div>
       </div>
