@@ -36,10 +36,9 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * style-src: our stylesheets only, but style *attributes* stay allowed. The painted first-screen
- * copy (src/lib/paintedCopy.ts) is HTML with the virtual list's style="transform:…" on every row,
- * and the parser applies attributes only under 'unsafe-inline'. An attribute cannot load a script
- * or read the page; a <style> element (selectors that can read attribute values) stays refused.
+ * style-src: our stylesheets only, and no style attributes in parsed HTML either. The app sets
+ * styles through CSSOM (React's style props), which CSP does not govern, and the painted
+ * first-screen copy carries its rows' styles as data-painted-style for index.html to set the same way.
  * img/media/connect take http: and https: because media servers, relays, NWC wallets, LNURL and
  * NIP-05 hosts are whatever people configure; they fetch data, never code.
  */
@@ -48,7 +47,6 @@ export function pagePolicy(html: string): string {
     "default-src 'self'",
     `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trimEnd(),
     "style-src 'self'",
-    "style-src-attr 'unsafe-inline'",
     "img-src 'self' https: http: data: blob:",
     "media-src 'self' https: http: data: blob:",
     "connect-src 'self' https: http: wss: ws:",

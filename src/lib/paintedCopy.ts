@@ -9,7 +9,10 @@
 import { isHomePath } from './routes';
 
 export const PAINTED_COPY_KEY = 'strucc:paintedCopy';
-const VERSION = 1;
+/** 2: inline styles travel as data-painted-style (the page CSP allows no style attributes). */
+const VERSION = 2;
+/** Where a row's inline style waits until index.html applies it through CSSOM. */
+const STYLE_ATTRIBUTE = 'data-painted-style';
 /** A copy larger than this (a screen of very long notes) costs more to store than it saves. */
 const MAX_HTML = 300_000;
 /** Elements that play, load another page or run something: none belongs in a still picture. */
@@ -88,6 +91,11 @@ function keep(root: HTMLElement): void {
   for (const row of picture.querySelectorAll<HTMLElement>('[role="feed"] > [data-index]')) {
     const offset = Number(/translateY\((-?[\d.]+)px\)/.exec(row.style.transform)?.[1] ?? 0);
     if (listTop + offset > window.innerHeight) row.remove();
+  }
+  // The page's CSP refuses style attributes in parsed HTML; index.html puts these back through CSSOM.
+  for (const el of picture.querySelectorAll<HTMLElement>('[style]')) {
+    el.setAttribute(STYLE_ATTRIBUTE, el.getAttribute('style') ?? '');
+    el.removeAttribute('style');
   }
   const html = picture.innerHTML;
   if (html.length > MAX_HTML) {

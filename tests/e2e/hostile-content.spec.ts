@@ -88,10 +88,11 @@ test('a painted first-screen copy planted in localStorage cannot run', async ({ 
     `<form action="javascript:${PWN}"><button formaction="javascript:${PWN}">x</button></form>` +
     `<object data="javascript:${PWN}"></object><embed src="javascript:${PWN}"><base href="https://tamado.example/">` +
     `<meta http-equiv="refresh" content="0;url=javascript:${PWN}"><link rel="stylesheet" href="https://tamado.example/x.css">` +
-    `<img id="d" src="data:text/html,<script>${PWN}</script>"><div id="st" style="color: red" data-x="1">stílus</div>`;
+    `<img id="d" src="data:text/html,<script>${PWN}</script>"><div id="st" style="color: red" data-x="1">stílus</div>` +
+    `<div id="ps" data-painted-style="color: red">a másolat stílusa</div>`;
   await page.addInitScript(
     ({ build, html }) => {
-      const copy = { v: 1, build, path: '/home', width: window.innerWidth, styles: [], html };
+      const copy = { v: 2, build, path: '/home', width: window.innerWidth, styles: [], html };
       localStorage.setItem('strucc:paintedCopy', JSON.stringify(copy));
     },
     { build: build!, html },
@@ -107,15 +108,18 @@ test('a painted first-screen copy planted in localStorage cannot run', async ({ 
   await expect(copy.locator('#s')).not.toHaveAttribute('onload', /.*/);
   await expect(copy.locator('#js')).not.toHaveAttribute('href', /.*/);
   await expect(copy.locator('#d')).not.toHaveAttribute('src', /.*/);
-  // What the picture needs survives: ordinary links, classes, data and style attributes.
+  // What the picture needs survives: ordinary links, classes and data; the copy's own styles are set
+  // through CSSOM from data-painted-style, while a planted style attribute is dropped.
   await expect(copy.locator('#ok')).toHaveAttribute('href', '/home');
-  await expect(copy.locator('#st')).toHaveAttribute('style', 'color: red');
-  await expect(copy.locator('#st')).toHaveCSS('color', 'rgb(255, 0, 0)');
+  await expect(copy.locator('#st')).toHaveAttribute('data-x', '1');
+  await expect(copy.locator('#st')).not.toHaveAttribute('style', /.*/);
+  await expect(copy.locator('#ps')).toHaveCSS('color', 'rgb(255, 0, 0)');
+  await expect(copy.locator('#ps')).not.toHaveAttribute('data-painted-style', /.*/);
   // Chromium checks the page's CSP already while the planted HTML is parsed into the cleaning
-  // document, so the handlers and the <base> are refused twice; nothing else may be reported.
+  // document, so the handlers, the style attribute and the <base> are refused twice; nothing else may be reported.
   const reports = violations.filter((v) => !v.startsWith('console: '));
   expect(reports.length).toBeGreaterThan(0);
-  expect(reports.filter((v) => !/: (script-src-attr|base-uri) blocked /.test(v)), 'other CSP violations').toEqual([]);
+  expect(reports.filter((v) => !/: (script-src-attr|style-src-attr|base-uri) blocked /.test(v)), 'other CSP violations').toEqual([]);
 });
 
 test.describe('a hostile-content corpus', () => {

@@ -119,6 +119,12 @@ test('a revisit of /home paints the kept copy of the last screen before the app 
     expect(styles.some((href) => /\/assets\/NoteStats-[\w-]+\.css$/.test(href))).toBe(true);
     // Rows the window could not show were left out of it.
     expect(await copy.locator('[role="feed"] > [data-index]').count()).toBeLessThan(seen.length);
+    // The rows keep their places: their transforms came back through CSSOM (the CSP refuses style attributes).
+    const offsets = await copy.locator('[role="feed"] > [data-index]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).style.transform));
+    expect(offsets.length).toBeGreaterThan(1);
+    expect(offsets.every((t) => /^translateY\(\d+(\.\d+)?px\)$/.test(t))).toBe(true);
+    expect(new Set(offsets).size).toBe(offsets.length);
+    expect(await copy.locator('[data-painted-style]').count()).toBe(0);
     // An app that never comes does not leave a screen that looks alive and does nothing.
     await expect(copy).toHaveCount(0, { timeout: 15_000 });
     await still.close();

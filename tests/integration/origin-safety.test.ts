@@ -189,7 +189,7 @@ describe("the app's pages", () => {
     );
   });
 
-  it('get a CSP that allows exactly the inline scripts of the built index.html, never unsafe-inline scripts', async () => {
+  it('get a CSP that allows exactly the inline scripts of the built index.html, never unsafe-inline', async () => {
     for (const path of ['/', '/home', '/e/valami']) {
       const res = await http('GET', `${t.base}${path}`);
       expect(res.status).toBe(200);
@@ -197,7 +197,7 @@ describe("the app's pages", () => {
       const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
       const scripts = directives.get('script-src') ?? [];
       expect(scripts.sort()).toEqual(["'self'", sha(head), sha(body)].sort());
-      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).not.toMatch(/unsafe-inline/);
       expect(directives.get('default-src')).toBeDefined();
       expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
       expect(directives.get('object-src')).toEqual(["'none'"]);
