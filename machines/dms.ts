@@ -121,6 +121,20 @@ function failed(reason: string): PublishResult {
 const zeroCount = (contacts: DmContact[], pubkey: string | undefined): DmContact[] =>
   contacts.map((c) => (c.pubkey === pubkey && c.dmInfo.cnt !== 0 ? { ...c, dmInfo: { ...c.dmInfo, cnt: 0 } } : c));
 
+/** What a change of user empties (the selection is decided per transition). */
+const NO_USER_DATA = {
+  contacts: [],
+  contactsCursor: undefined,
+  hasMoreContacts: true,
+  messages: [],
+  messagesCursor: undefined,
+  hasMoreMessages: true,
+  outbox: [],
+  sendId: undefined,
+  decryptError: undefined,
+  error: undefined,
+} satisfies Partial<DmContext>;
+
 export const dmMachine = setup({
   types: {
     context: {} as DmContext,
@@ -136,6 +150,7 @@ export const dmMachine = setup({
   },
   guards: {
     hasSelected: ({ context }) => context.selected !== undefined,
+    firstUser: ({ context }) => context.userPubkey === '',
     hasMoreContacts: ({ context }) => context.hasMoreContacts,
     hasMoreMessages: ({ context }) => context.hasMoreMessages,
     totalRose: ({ context, event }) => event.type === 'TOTAL' && event.count > context.unreadTotal,
@@ -156,24 +171,22 @@ export const dmMachine = setup({
     outbox: [],
   }),
   on: {
-    USER: {
-      target: ['.contacts.loading', '.conversation.none', '.reset.idle', '.sending.idle'],
-      reenter: true,
-      actions: assign(({ event }) => ({
-        userPubkey: event.type === 'USER' ? event.pubkey : '',
-        contacts: [],
-        contactsCursor: undefined,
-        hasMoreContacts: true,
-        selected: undefined,
-        messages: [],
-        messagesCursor: undefined,
-        hasMoreMessages: true,
-        outbox: [],
-        sendId: undefined,
-        decryptError: undefined,
-        error: undefined,
-      })),
-    },
+    USER: [
+      {
+        // The stored login settling after the page opened (a reload straight onto /dms/{contact}):
+        // the conversation the address asked for is kept and loaded for the signed-in user.
+        guard: 'firstUser',
+        target: ['.contacts.loading', '.conversation.check', '.reset.idle', '.sending.idle'],
+        reenter: true,
+        actions: assign(({ event }) => ({ ...NO_USER_DATA, userPubkey: event.type === 'USER' ? event.pubkey : '' })),
+      },
+      {
+        // Another account: nothing of the last one's conversations stays on screen.
+        target: ['.contacts.loading', '.conversation.none', '.reset.idle', '.sending.idle'],
+        reenter: true,
+        actions: assign(({ event }) => ({ ...NO_USER_DATA, userPubkey: event.type === 'USER' ? event.pubkey : '', selected: undefined })),
+      },
+    ],
   },
   states: {
     contacts: {

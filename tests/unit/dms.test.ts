@@ -26,7 +26,7 @@ function msg(id: string, createdAt: number, sender = BOB): DirectMessage {
   return { id, sender, content: `text ${id}`, created_at: createdAt };
 }
 
-function start(input: { selected?: string; unreadTotal?: number } = {}) {
+function start(input: { selected?: string; unreadTotal?: number; userPubkey?: string } = {}) {
   const contactCalls: { input: FetchContactsInput; resolve: (p: ContactsPage) => void }[] = [];
   const messageCalls: { input: FetchMessagesInput; resolve: (p: MessagesPage) => void }[] = [];
   const resets: string[] = [];
@@ -194,6 +194,23 @@ describe('dm machine', () => {
     expect(h.ctx().outbox).toHaveLength(1);
     h.actor.send({ type: 'USER', pubkey: CAROL });
     expect(h.ctx().outbox).toEqual([]);
+    // Another account's conversation is not carried over.
+    expect(h.ctx().selected).toBeUndefined();
+    expect(conversationStatusOf(h.actor.getSnapshot())).toBe('idle');
+  });
+
+  it('a page opened before the stored login settled keeps the conversation the address asked for and loads it for the user', async () => {
+    const h = start({ userPubkey: '' });
+    h.actor.send({ type: 'SELECT', pubkey: BOB });
+    expect(h.messageCalls.at(-1)!.input).toEqual({ userPubkey: '', peer: BOB, limit: 20 });
+    h.actor.send({ type: 'USER', pubkey: ME });
+    expect(h.ctx().selected).toBe(BOB);
+    expect(conversationStatusOf(h.actor.getSnapshot())).toBe('loading');
+    expect(h.messageCalls.at(-1)!.input).toEqual({ userPubkey: ME, peer: BOB, limit: 20 });
+    h.messageCalls.at(-1)!.resolve(messages([msg('m1', 10)]));
+    await flush();
+    expect(h.ctx().messages.map((m) => m.id)).toEqual(['m1']);
+    expect(conversationStatusOf(h.actor.getSnapshot())).toBe('ready');
   });
 });
 
