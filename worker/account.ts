@@ -8,6 +8,7 @@ import { accountMachine, followRepairOpen, showPremiumReminder } from '../machin
 import { keyStateOf, loginMachine, type KeyState, type LoginSnapshot, type StoredLoginInfo } from '../machines/login.ts';
 import { cachePublisher, fetchMembership, fetchRemoteList, fetchRemoteLists, publishDraft, type CacheRequest, type Publisher } from './accountRemote.ts';
 import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty, toNsec } from './keys.ts';
+import { isBunkerSession, newBunkerSession, openBunker, parseBunkerUri } from './nip46.ts';
 import { decryptWithPin, encryptWithPin, isPinEncrypted, isWeakPin, pinProblem } from './pin.ts';
 import { SettingsService } from './settings.ts';
 import { Signer } from './signer.ts';
@@ -29,6 +30,8 @@ export interface AccountServiceOptions {
   signer?: Signer;
   /** The relay pool's publish; the cache server's import_events when absent. */
   publish?: Publisher;
+  /** How long a remote signer may take per request (tests shorten it). */
+  remoteSignerTimeoutMs?: number;
   /** Told whenever signing becomes possible or impossible (the publish service's signer). */
   onSignerChange?: (canSign: boolean) => void;
 }
@@ -42,6 +45,8 @@ interface Watcher {
 const LOGIN_STATES: Record<string, LoginState> = {
   idle: 'booting',
   booting: 'booting',
+  usingStoredBunker: 'detecting',
+  savingBunker: 'busy',
   preparing: 'detecting',
   detecting: 'detecting',
   retrying: 'detecting',
@@ -84,7 +89,7 @@ export class AccountService {
 
   constructor(private readonly options: AccountServiceOptions) {
     const { request } = options;
-    const signer = (this.signer = options.signer ?? new Signer());
+    const signer = (this.signer = options.signer ?? new Signer({ remoteTimeoutMs: options.remoteSignerTimeoutMs }));
     const storage = (this.storage = options.storage ?? defaultStorage());
     this.publisher = options.publish ?? cachePublisher(request);
 
@@ -133,6 +138,23 @@ export class AccountService {
             signer.useReadOnly(pubkey);
             await storage.saveLogin({ method: 'npub', pubkey });
             return pubkey;
+          }),
+          saveBunker: fromPromise(async ({ input }) => {
+            const { remotePubkey, relays, secret } = parseBunkerUri(input.uri);
+            const session = newBunkerSession(remotePubkey, relays);
+            const { connection, pubkey } = await openBunker(session, signer.timeoutMs, { secret });
+            if (!pubkey) throw new AccountError('bunker-rejected');
+            signer.useRemote(pubkey, relays, connection);
+            await storage.saveLogin({ method: 'bunker', pubkey, bunker: session });
+            this.weakPin = false;
+            return pubkey;
+          }),
+          useStoredBunker: fromPromise(async () => {
+            const stored = await storage.loadLogin();
+            if (!stored || !isBunkerSession(stored.bunker)) throw new AccountError('bunker-bad-uri');
+            const { connection } = await openBunker(stored.bunker, signer.timeoutMs);
+            signer.useRemote(stored.pubkey, stored.bunker.relays, connection);
+            return stored.pubkey;
           }),
           clear: fromPromise(async () => {
             this.weakPin = false;
@@ -223,6 +245,7 @@ export class AccountService {
     this.booted = true;
     if (request.method === 'extension') this.login.send({ type: 'LOGIN_EXTENSION' });
     else if (request.method === 'nsec') this.login.send({ type: 'LOGIN_NSEC', nsec: request.nsec, pin: request.pin, pinConfirm: request.pinConfirm });
+    else if (request.method === 'bunker') this.login.send({ type: 'LOGIN_BUNKER', uri: request.uri });
     else this.login.send({ type: 'LOGIN_NPUB', npub: request.npub });
     const snap = await waitFor(this.login, (s) => s.hasTag('settled'));
     const error = snap.context.error;
@@ -316,6 +339,8 @@ export class AccountService {
     };
     if (login.context.pubkey) out.login.pubkey = login.context.pubkey;
     if (login.context.method) out.login.method = login.context.method;
+    const mode = this.signer.current;
+    if (mode.kind === 'remote' && login.context.method === 'remote') out.login.remoteRelays = [...mode.relays];
     if (login.context.error) out.login.error = login.context.error;
     if (account.context.record) out.account = account.context.record;
     return out;

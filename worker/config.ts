@@ -67,3 +67,6 @@ export const APP_SETTINGS_CLIENT = 'Primal-Web App';
 
 /** Each tab holds this lock for its whole life; the worker learns of the tab's end when it is released. */
 export const tabLockName = (tabId: string): string => `strucc-tab:${tabId}`;
+
+/** How long a remote signer (NIP-46) may take to answer one request; people may need to approve it on a phone. */
+export const REMOTE_SIGNER_TIMEOUT_MS = 45_000;
