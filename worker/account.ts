@@ -8,7 +8,16 @@ import { accountMachine, followRepairOpen, showPremiumReminder } from '../machin
 import { keyStateOf, loginMachine, type KeyState, type LoginSnapshot, type StoredLoginInfo } from '../machines/login.ts';
 import { cachePublisher, fetchMembership, fetchRemoteList, fetchRemoteLists, publishDraft, type CacheRequest, type Publisher } from './accountRemote.ts';
 import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty, toNsec } from './keys.ts';
-import { isBunkerSession, newBunkerSession, openBunker, parseBunkerUri } from './nip46.ts';
+import { NOSTR_CONNECT_FALLBACK_RELAYS, NOSTR_CONNECT_WAIT_MS } from './config.ts';
+import {
+  acceptNostrConnect,
+  isBunkerSession,
+  newBunkerSession,
+  nostrConnectOffer,
+  openBunker,
+  parseBunkerUri,
+  type NostrConnectOffer,
+} from './nip46.ts';
 import { decryptWithPin, encryptWithPin, isPinEncrypted, isWeakPin, pinProblem } from './pin.ts';
 import { SettingsService } from './settings.ts';
 import { Signer } from './signer.ts';
@@ -86,6 +95,10 @@ export class AccountService {
   /** Unlocked with a PIN shorter than new PINs may be: the app asks the person to choose another. */
   private weakPin = false;
   private writes: Promise<void> = Promise.resolve();
+  /** The write relays of the pool, where a nostrconnect:// offer listens. */
+  private writeRelays: string[] = [];
+  /** The nostrconnect:// QR code on show, if any; logging in with its URI waits for the signer app. */
+  private offer?: NostrConnectOffer;
 
   constructor(private readonly options: AccountServiceOptions) {
     const { request } = options;
@@ -140,6 +153,19 @@ export class AccountService {
             return pubkey;
           }),
           saveBunker: fromPromise(async ({ input }) => {
+            if (input.uri.startsWith('nostrconnect://')) {
+              const offer = this.offer;
+              if (!offer || offer.uri !== input.uri) throw new AccountError('bunker-bad-uri');
+              try {
+                const { connection, pubkey, session } = await acceptNostrConnect(offer, NOSTR_CONNECT_WAIT_MS, signer.timeoutMs);
+                signer.useRemote(pubkey, session.relays, connection);
+                await storage.saveLogin({ method: 'bunker', pubkey, bunker: session });
+                this.weakPin = false;
+                return pubkey;
+              } finally {
+                if (this.offer === offer) this.offer = undefined;
+              }
+            }
             const { remotePubkey, relays, secret } = parseBunkerUri(input.uri);
             const session = newBunkerSession(remotePubkey, relays);
             const { connection, pubkey } = await openBunker(session, signer.timeoutMs, { secret });
@@ -210,6 +236,7 @@ export class AccountService {
 
   /** The relay pool's current relays, kept in the account's relaySettings. */
   setRelaySnapshot(relays: Record<string, RelayFlags>): void {
+    this.writeRelays = Object.keys(relays).filter((url) => relays[url].write);
     this.account.send({ type: 'SET_RELAY_SNAPSHOT', relays });
   }
 
@@ -252,6 +279,22 @@ export class AccountService {
     if (error) return this.loginError(error);
     if (snap.matches('pinPrompt')) return { ok: false, code: 'pin-required' };
     return { ok: snap.matches('signedIn') || (request.method === 'npub' && snap.matches('readOnly')) };
+  }
+
+  /**
+   * A nostrconnect:// URI for a signer app to scan; login({ method: 'bunker', uri }) with it then
+   * waits for the app. A new offer, or cancelNostrConnect, withdraws the previous one.
+   */
+  async nostrConnect(relays?: string[]): Promise<string> {
+    this.cancelNostrConnect();
+    const chosen = (relays && relays.length > 0 ? relays : this.writeRelays).filter((r) => /^wss?:\/\//.test(r)).slice(0, 3);
+    this.offer = await nostrConnectOffer(chosen.length > 0 ? chosen : NOSTR_CONNECT_FALLBACK_RELAYS);
+    return this.offer.uri;
+  }
+
+  cancelNostrConnect(): void {
+    this.offer?.abort.abort();
+    this.offer = undefined;
   }
 
   async unlock(pin: string): Promise<ActionResult> {

@@ -4,7 +4,7 @@
  * key and the bunker pointer) is stored with the login, so a reload reconnects without asking again.
  * The nostr-tools client is loaded on first use: most people never log in this way.
  */
-import { generateSecretKey } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { AccountError, bytesToHex, isHexKey, secretFromHex } from './keys.ts';
 import type { NostrEvent, UnsignedEvent } from './types.ts';
 
@@ -112,26 +112,21 @@ export function answerWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
  * Opens the connection. With `secret` (a fresh bunker:// login) it sends connect with the
  * permissions Strucc needs and asks for the user's pubkey; a stored session just resubscribes.
  */
-export async function openBunker(
-  session: BunkerSession,
-  timeoutMs: number,
-  login?: { secret: string | null },
-): Promise<{ connection: RemoteConnection; pubkey?: string }> {
-  const [{ BunkerSigner }, { AbstractSimplePool }, { verifyEvent }] = await Promise.all([
+async function loadClient() {
+  const [{ BunkerSigner, createNostrConnectURI }, { AbstractSimplePool }, { verifyEvent }] = await Promise.all([
     import('nostr-tools/nip46'),
     import('nostr-tools/abstract-pool'),
     import('nostr-tools/pure'),
   ]);
   // The socket class is read now, not when nostr-tools first loaded (Node tests install it late).
-  const pool = new AbstractSimplePool({ verifyEvent, websocketImplementation: globalThis.WebSocket, maxWaitForConnection: 5000 });
-  const bp = { pubkey: session.remotePubkey, relays: session.relays, secret: login?.secret ?? null };
-  const signer = BunkerSigner.fromBunker(secretFromHex(session.clientSecret), bp, { pool });
-  const fail = (err: unknown) => {
-    void signer.close();
-    pool.destroy();
-    throw err;
-  };
-  const connection: RemoteConnection = {
+  const newPool = () => new AbstractSimplePool({ verifyEvent, websocketImplementation: globalThis.WebSocket, maxWaitForConnection: 5000 });
+  return { BunkerSigner, createNostrConnectURI, newPool };
+}
+
+type Bunker = import('nostr-tools/nip46').BunkerSigner;
+
+function wrap(signer: Bunker, pool: { destroy(): void }): RemoteConnection {
+  return {
     signEvent: (e) => signer.signEvent(e),
     nip04Encrypt: (p, t) => signer.nip04Encrypt(p, t),
     nip04Decrypt: (p, c) => signer.nip04Decrypt(p, c),
@@ -142,6 +137,22 @@ export async function openBunker(
       pool.destroy();
     },
   };
+}
+
+/**
+ * Opens the connection. With `login` (a fresh bunker:// login) it sends connect with the
+ * permissions Strucc needs and asks for the user's pubkey; a stored session just resubscribes.
+ */
+export async function openBunker(
+  session: BunkerSession,
+  timeoutMs: number,
+  login?: { secret: string | null },
+): Promise<{ connection: RemoteConnection; pubkey?: string }> {
+  const { BunkerSigner, newPool } = await loadClient();
+  const pool = newPool();
+  const bp = { pubkey: session.remotePubkey, relays: session.relays, secret: login?.secret ?? null };
+  const signer = BunkerSigner.fromBunker(secretFromHex(session.clientSecret), bp, { pool });
+  const connection = wrap(signer, pool);
   if (!login) return { connection };
   try {
     await answerWithin(signer.sendRequest('connect', [session.remotePubkey, login.secret ?? '', REQUESTED_PERMS]), timeoutMs);
@@ -149,6 +160,53 @@ export async function openBunker(
     if (!isHexKey(pubkey)) throw new AccountError('bunker-rejected');
     return { connection, pubkey };
   } catch (err) {
-    return fail(err);
+    await connection.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** A nostrconnect:// offer shown as a QR code, waiting for a signer app to answer it. */
+export interface NostrConnectOffer {
+  uri: string;
+  relays: string[];
+  clientSecret: string;
+  abort: AbortController;
+}
+
+export async function nostrConnectOffer(relays: string[]): Promise<NostrConnectOffer> {
+  const { createNostrConnectURI } = await loadClient();
+  const clientKey = generateSecretKey();
+  const secret = bytesToHex(generateSecretKey()).slice(0, 16);
+  const uri = createNostrConnectURI({ clientPubkey: getPublicKey(clientKey), relays, secret, perms: REQUESTED_PERMS.split(','), name: 'Strucc' });
+  return { uri, relays, clientSecret: bytesToHex(clientKey), abort: new AbortController() };
+}
+
+/** Waits (up to waitMs, or until aborted) for the signer app to accept the offer; then asks for the user's pubkey. */
+export async function acceptNostrConnect(
+  offer: NostrConnectOffer,
+  waitMs: number,
+  timeoutMs: number,
+): Promise<{ connection: RemoteConnection; pubkey: string; session: BunkerSession }> {
+  const { BunkerSigner, newPool } = await loadClient();
+  const pool = newPool();
+  const timer = setTimeout(() => offer.abort.abort(), waitMs);
+  let signer: Bunker;
+  try {
+    signer = await BunkerSigner.fromURI(secretFromHex(offer.clientSecret), offer.uri, { pool, skipSwitchRelays: true }, offer.abort.signal);
+  } catch {
+    // The library closes the subscription on abort and on its own wait limit alike: no signer came.
+    pool.destroy();
+    throw new AccountError('bunker-timeout');
+  } finally {
+    clearTimeout(timer);
+  }
+  const connection = wrap(signer, pool);
+  try {
+    const pubkey = await answerWithin(signer.getPublicKey(), timeoutMs);
+    if (!isHexKey(pubkey)) throw new AccountError('bunker-rejected');
+    return { connection, pubkey, session: { remotePubkey: signer.bp.pubkey, relays: offer.relays, clientSecret: offer.clientSecret } };
+  } catch (err) {
+    await connection.close().catch(() => undefined);
+    throw err;
   }
 }

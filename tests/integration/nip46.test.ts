@@ -147,4 +147,20 @@ describe('remote signer (NIP-46) login against the real server', () => {
     // The earlier session is kept: a failed login leaves the account as it was.
     expect(last('tab3')?.login).toMatchObject({ state: 'signedIn', pubkey: bunker.userPubkey, method: 'remote' });
   });
+
+  it('a nostrconnect:// offer is accepted by the signer app; the login waits for it and asks for permissions in the URI', async () => {
+    const api = apis[1];
+    const uri = await api.nostrConnect!([relayUrl]);
+    const url = new URL(uri);
+    expect(url.protocol).toBe('nostrconnect:');
+    expect(url.searchParams.getAll('relay')).toEqual([relayUrl]);
+    expect(url.searchParams.get('perms')?.split(',')).toContain('sign_event:3');
+    const login = api.login!({ method: 'bunker', uri });
+    await bunker.acceptNostrConnect(uri);
+    expect(await login).toEqual({ ok: true });
+    expect(last('tab3')?.login).toMatchObject({ state: 'signedIn', pubkey: bunker.userPubkey, method: 'remote' });
+    expect((await storage.loadLogin())?.bunker?.remotePubkey).toBe(bunker.bunkerPubkey);
+    // An offer this worker did not make is refused.
+    expect(await api.login!({ method: 'bunker', uri: uri.replace(/secret=[^&]+/, 'secret=mas') })).toEqual({ ok: false, code: 'bunker-bad-uri' });
+  });
 });

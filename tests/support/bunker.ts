@@ -25,6 +25,11 @@ export interface TestBunker {
   requests: BunkerRequest[];
   /** Methods answered with an error from now on. */
   refuse: Set<string>;
+  /**
+   * Accepts a nostrconnect:// offer as a signer app that scanned its QR code would. The answer is
+   * ephemeral, so it is repeated until the client's first request shows it listened.
+   */
+  acceptNostrConnect(uri: string): Promise<void>;
   close(): void;
 }
 
@@ -97,7 +102,20 @@ export async function startBunker(relays: string[], userSecret: Uint8Array = gen
   await ready;
 
   const query = relays.map((r) => `relay=${encodeURIComponent(r)}`).join('&');
+  const acceptNostrConnect = async (uri: string) => {
+    const url = new URL(uri);
+    const client = url.host || url.pathname.replace(/^\/\//, '');
+    const secret = url.searchParams.get('secret') ?? '';
+    connected.add(client);
+    const heard = () => requests.some((r) => r.client === client);
+    while (!heard()) {
+      await answer(client, { id: Math.random().toString(36).slice(2), result: secret });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
   return {
+    acceptNostrConnect,
     userPubkey: getPublicKey(userSecret),
     bunkerPubkey,
     uri: `bunker://${bunkerPubkey}?${query}&secret=${secret}`,
