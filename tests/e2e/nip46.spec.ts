@@ -92,3 +92,24 @@ test('bunker:// login in one tab, the second tab shows the user, a follow is sig
   expect(again.tags).toContainEqual(['p', person]);
   expect(bunker.requests.filter((r) => r.method === 'connect').length).toBe(connects);
 });
+
+test('the nostrconnect:// QR code: a signer app accepts it and the login completes', async ({ context }) => {
+  const userSecret = generateSecretKey();
+  bunker = await startBunker([relayUrl()], userSecret);
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page);
+  // The offer listens on the pool's write relays: here the server's own.
+  await useLocalRelay(page);
+  await chip(page).getByRole('button', { name: 'Bejelentkezés' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Bejelentkezés' });
+  await dialog.getByRole('button', { name: 'QR-kód aláíró alkalmazáshoz' }).click();
+  const qr = dialog.getByTestId('nostrconnect-qr');
+  await expect(qr).toBeVisible();
+  await expect(qr.getByRole('status')).toContainText('Várakozás az aláíró alkalmazásra');
+  const uri = (await qr.getAttribute('data-uri')) ?? '';
+  expect(new URL(uri).searchParams.getAll('relay')).toContain(relayUrl());
+  await bunker.acceptNostrConnect(uri);
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(chip(page)).toContainText(displayName(emptyProfile(getPublicKey(userSecret))));
+});

@@ -3,7 +3,7 @@
  * be protected with a PIN, or a remote signer's bunker:// address (NIP-46). Every refusal keeps what was typed and says why in Hungarian; the
  * modal closes once the worker reports a signed-in account.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { fullApi } from '../../lib/account';
@@ -13,6 +13,7 @@ import { MSG_PIN_TOO_SHORT } from '../../../worker/keys';
 import { PIN_MIN_LENGTH } from '../../../worker/pin';
 import type { ActionResult, LoginRequest } from '../../../worker/types';
 import { Modal } from '../Modal';
+import { QrCode } from '../QrCode';
 import { hasExtension } from './util';
 import './i18n';
 import '../../styles/login.css';
@@ -40,6 +41,16 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
   const [pinAgain, setPinAgain] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [bunker, setBunker] = useState('');
+  const [offer, setOffer] = useState<string | null>(null);
+  const offered = useRef(false);
+
+  // A QR code still on show when the dialog closes is withdrawn, so no signer app can use it later.
+  useEffect(
+    () => () => {
+      if (offered.current) void fullApi().then((api) => api.cancelNostrConnect());
+    },
+    [],
+  );
   const [working, setWorking] = useState<'extension' | 'nsec' | 'bunker' | null>(null);
   const extension = hasExtension();
 
@@ -72,6 +83,21 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
     if (usePin && pin !== pinAgain) return setErrors({ pinAgain: t('modal.pinMismatch') });
     if (nsec.trim() === '') return setErrors({ nsec: t('modal.invalidNsec') });
     void run(usePin ? { method: 'nsec', nsec: nsec.trim(), pin, pinConfirm: pinAgain } : { method: 'nsec', nsec: nsec.trim() });
+  };
+
+  const showQr = async () => {
+    setErrors({});
+    try {
+      const uri = await (await fullApi()).nostrConnect();
+      offered.current = true;
+      setOffer(uri);
+      await run({ method: 'bunker', uri });
+    } catch {
+      setErrors({ bunker: t('modal.failed') });
+    } finally {
+      offered.current = false;
+      setOffer(null);
+    }
   };
 
   const submitBunker = (e: FormEvent) => {
@@ -220,8 +246,19 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
           </p>
         </div>
         <button type="submit" className="button button-secondary login-wide" disabled={working !== null} aria-busy={working === 'bunker'}>
-          {working === 'bunker' ? t('remote.working') : t('remote.submit')}
+          {working === 'bunker' && !offer ? t('remote.working') : t('remote.submit')}
         </button>
+        <button type="button" className="button button-secondary login-wide" disabled={working !== null} onClick={() => void showQr()}>
+          {t('remote.qr')}
+        </button>
+        {offer && (
+          <div className="login-qr" data-testid="nostrconnect-qr" data-uri={offer}>
+            <QrCode value={offer} label={t('remote.qrLabel')} />
+            <p className="form-hint" role="status">
+              {t('remote.qrWaiting')}
+            </p>
+          </div>
+        )}
       </form>
       <p className="login-new">
         <Link href="/new" onClick={onClose}>
