@@ -10,12 +10,12 @@ import { EXTENSION_NOT_FOUND } from '../worker/keys.ts';
 
 /** What is stored, without the secret: enough to choose the path at boot. */
 export interface StoredLoginInfo {
-  method: 'extension' | 'nsec' | 'npub';
+  method: 'extension' | 'nsec' | 'npub' | 'bunker';
   pubkey: string;
   secret: 'none' | 'plain' | 'pin';
 }
 
-export type LoginMethod = 'extension' | 'local' | 'readonly';
+export type LoginMethod = 'extension' | 'local' | 'readonly' | 'remote';
 
 export interface LoginContext {
   pubkey?: string;
@@ -33,6 +33,7 @@ export type LoginEvent =
   | { type: 'LOGIN_EXTENSION' }
   | { type: 'LOGIN_NSEC'; nsec: string; pin?: string; pinConfirm?: string }
   | { type: 'LOGIN_NPUB'; npub: string }
+  | { type: 'LOGIN_BUNKER'; uri: string }
   | { type: 'UNLOCK'; pin: string }
   | { type: 'CANCEL_PIN' }
   | { type: 'REQUIRE_PIN' }
@@ -74,6 +75,10 @@ export const loginMachine = setup({
     saveNsec: missing<SavedNsec, SaveNsecInput>('saveNsec'),
     /** Validates and stores a read-only login; resolves with the pubkey. */
     saveNpub: missing<string, { npub: string }>('saveNpub'),
+    /** Connects to the bunker:// URI's remote signer and stores the session; resolves with the user's pubkey. */
+    saveBunker: missing<string, { uri: string }>('saveBunker'),
+    /** Reopens the stored remote signer session; resolves with its pubkey. */
+    useStoredBunker: missing<string, void>('useStoredBunker'),
     /** Forgets the key and the stored login. */
     clear: missing<void, void>('clear'),
   },
@@ -88,7 +93,7 @@ export const loginMachine = setup({
     hasPlainSecret: ({ context }) => context.secret === 'plain',
     hasPinSecret: ({ context }) => context.secret === 'pin',
     hasPubkey: ({ context }) => context.pubkey !== undefined,
-    wasSigning: ({ context }) => context.method === 'extension' || context.method === 'local',
+    wasSigning: ({ context }) => context.method === 'extension' || context.method === 'local' || context.method === 'remote',
     wasReadOnly: ({ context }) => context.method === 'readonly',
   },
   actions: {
@@ -108,6 +113,7 @@ export const loginMachine = setup({
       { target: '.savingNsec', actions: 'clearError' },
     ],
     LOGIN_NPUB: { target: '.savingNpub', actions: 'clearError' },
+    LOGIN_BUNKER: { target: '.savingBunker', actions: 'clearError' },
     LOGOUT: '.loggingOut',
   },
   states: {
@@ -124,6 +130,11 @@ export const loginMachine = setup({
             guard: ({ event }) => event.output?.method === 'npub',
             target: 'readOnly',
             actions: assign(({ event }) => ({ pubkey: event.output?.pubkey, method: 'readonly' as const, secret: 'none' as const })),
+          },
+          {
+            guard: ({ event }) => event.output?.method === 'bunker',
+            target: 'usingStoredBunker',
+            actions: assign(({ event }) => ({ pubkey: event.output?.pubkey, secret: 'none' as const })),
           },
           {
             // An nsec login was an explicit choice of the local key: no extension detour.
@@ -183,6 +194,25 @@ export const loginMachine = setup({
         src: 'useStoredKey',
         onDone: { target: 'signedIn', actions: assign(({ event }) => ({ pubkey: event.output, method: 'local' as const })) },
         onError: { target: 'loggedOut', actions: assign({ error: ({ event }) => errorText(event.error), pubkey: undefined, method: undefined }) },
+      },
+    },
+    usingStoredBunker: {
+      invoke: {
+        src: 'useStoredBunker',
+        onDone: { target: 'signedIn', actions: assign(({ event }) => ({ pubkey: event.output, method: 'remote' as const })) },
+        // A damaged stored session still names the account: show it read-only rather than nothing.
+        onError: { target: 'readOnly', actions: assign({ method: 'readonly' as const, error: ({ event }) => errorText(event.error) }) },
+      },
+    },
+    savingBunker: {
+      invoke: {
+        src: 'saveBunker',
+        input: ({ event }) => ({ uri: event.type === 'LOGIN_BUNKER' ? event.uri : '' }),
+        onDone: {
+          target: 'signedIn',
+          actions: assign(({ event }) => ({ pubkey: event.output, method: 'remote' as const, secret: 'none' as const })),
+        },
+        onError: { target: 'settle', actions: assign({ error: ({ event }) => errorText(event.error) }) },
       },
     },
     pinPrompt: {
@@ -261,7 +291,7 @@ export type KeyState = 'none' | 'readonly' | 'pin' | 'sign' | 'pending';
 export function keyStateOf(snap: LoginSnapshot): KeyState {
   const { pubkey, method, secret } = snap.context;
   if (!pubkey || snap.matches('loggingOut') || snap.matches('loggedOut')) return 'none';
-  if (snap.matches('signedIn') && (method === 'local' || method === 'extension')) return 'sign';
+  if (snap.matches('signedIn') && (method === 'local' || method === 'extension' || method === 'remote')) return 'sign';
   if (secret === 'pin' && (snap.matches('locked') || snap.matches('pinPrompt'))) return 'pin';
   if (snap.matches('readOnly') || snap.matches('locked')) return 'readonly';
   // Mid-transition (detecting, saving, unlocking): actions wait for the outcome.

@@ -8,6 +8,16 @@ import { accountMachine, followRepairOpen, showPremiumReminder } from '../machin
 import { keyStateOf, loginMachine, type KeyState, type LoginSnapshot, type StoredLoginInfo } from '../machines/login.ts';
 import { cachePublisher, fetchMembership, fetchRemoteList, fetchRemoteLists, publishDraft, type CacheRequest, type Publisher } from './accountRemote.ts';
 import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty, toNsec } from './keys.ts';
+import { NOSTR_CONNECT_FALLBACK_RELAYS, NOSTR_CONNECT_WAIT_MS } from './config.ts';
+import {
+  acceptNostrConnect,
+  isBunkerSession,
+  newBunkerSession,
+  nostrConnectOffer,
+  openBunker,
+  parseBunkerUri,
+  type NostrConnectOffer,
+} from './nip46.ts';
 import { decryptWithPin, encryptWithPin, isPinEncrypted, isWeakPin, pinProblem } from './pin.ts';
 import { SettingsService } from './settings.ts';
 import { Signer } from './signer.ts';
@@ -29,6 +39,8 @@ export interface AccountServiceOptions {
   signer?: Signer;
   /** The relay pool's publish; the cache server's import_events when absent. */
   publish?: Publisher;
+  /** How long a remote signer may take per request (tests shorten it). */
+  remoteSignerTimeoutMs?: number;
   /** Told whenever signing becomes possible or impossible (the publish service's signer). */
   onSignerChange?: (canSign: boolean) => void;
 }
@@ -42,6 +54,8 @@ interface Watcher {
 const LOGIN_STATES: Record<string, LoginState> = {
   idle: 'booting',
   booting: 'booting',
+  usingStoredBunker: 'detecting',
+  savingBunker: 'busy',
   preparing: 'detecting',
   detecting: 'detecting',
   retrying: 'detecting',
@@ -81,10 +95,14 @@ export class AccountService {
   /** Unlocked with a PIN shorter than new PINs may be: the app asks the person to choose another. */
   private weakPin = false;
   private writes: Promise<void> = Promise.resolve();
+  /** The write relays of the pool, where a nostrconnect:// offer listens. */
+  private writeRelays: string[] = [];
+  /** The nostrconnect:// QR code on show, if any; logging in with its URI waits for the signer app. */
+  private offer?: NostrConnectOffer;
 
   constructor(private readonly options: AccountServiceOptions) {
     const { request } = options;
-    const signer = (this.signer = options.signer ?? new Signer());
+    const signer = (this.signer = options.signer ?? new Signer({ remoteTimeoutMs: options.remoteSignerTimeoutMs }));
     const storage = (this.storage = options.storage ?? defaultStorage());
     this.publisher = options.publish ?? cachePublisher(request);
 
@@ -133,6 +151,36 @@ export class AccountService {
             signer.useReadOnly(pubkey);
             await storage.saveLogin({ method: 'npub', pubkey });
             return pubkey;
+          }),
+          saveBunker: fromPromise(async ({ input }) => {
+            if (input.uri.startsWith('nostrconnect://')) {
+              const offer = this.offer;
+              if (!offer || offer.uri !== input.uri) throw new AccountError('bunker-bad-uri');
+              try {
+                const { connection, pubkey, session } = await acceptNostrConnect(offer, NOSTR_CONNECT_WAIT_MS, signer.timeoutMs);
+                signer.useRemote(pubkey, session.relays, connection);
+                await storage.saveLogin({ method: 'bunker', pubkey, bunker: session });
+                this.weakPin = false;
+                return pubkey;
+              } finally {
+                if (this.offer === offer) this.offer = undefined;
+              }
+            }
+            const { remotePubkey, relays, secret } = parseBunkerUri(input.uri);
+            const session = newBunkerSession(remotePubkey, relays);
+            const { connection, pubkey } = await openBunker(session, signer.timeoutMs, { secret });
+            if (!pubkey) throw new AccountError('bunker-rejected');
+            signer.useRemote(pubkey, relays, connection);
+            await storage.saveLogin({ method: 'bunker', pubkey, bunker: session });
+            this.weakPin = false;
+            return pubkey;
+          }),
+          useStoredBunker: fromPromise(async () => {
+            const stored = await storage.loadLogin();
+            if (!stored || !isBunkerSession(stored.bunker)) throw new AccountError('bunker-bad-uri');
+            const { connection } = await openBunker(stored.bunker, signer.timeoutMs);
+            signer.useRemote(stored.pubkey, stored.bunker.relays, connection);
+            return stored.pubkey;
           }),
           clear: fromPromise(async () => {
             this.weakPin = false;
@@ -188,6 +236,7 @@ export class AccountService {
 
   /** The relay pool's current relays, kept in the account's relaySettings. */
   setRelaySnapshot(relays: Record<string, RelayFlags>): void {
+    this.writeRelays = Object.keys(relays).filter((url) => relays[url].write);
     this.account.send({ type: 'SET_RELAY_SNAPSHOT', relays });
   }
 
@@ -223,12 +272,29 @@ export class AccountService {
     this.booted = true;
     if (request.method === 'extension') this.login.send({ type: 'LOGIN_EXTENSION' });
     else if (request.method === 'nsec') this.login.send({ type: 'LOGIN_NSEC', nsec: request.nsec, pin: request.pin, pinConfirm: request.pinConfirm });
+    else if (request.method === 'bunker') this.login.send({ type: 'LOGIN_BUNKER', uri: request.uri });
     else this.login.send({ type: 'LOGIN_NPUB', npub: request.npub });
     const snap = await waitFor(this.login, (s) => s.hasTag('settled'));
     const error = snap.context.error;
     if (error) return this.loginError(error);
     if (snap.matches('pinPrompt')) return { ok: false, code: 'pin-required' };
     return { ok: snap.matches('signedIn') || (request.method === 'npub' && snap.matches('readOnly')) };
+  }
+
+  /**
+   * A nostrconnect:// URI for a signer app to scan; login({ method: 'bunker', uri }) with it then
+   * waits for the app. A new offer, or cancelNostrConnect, withdraws the previous one.
+   */
+  async nostrConnect(relays?: string[]): Promise<string> {
+    this.cancelNostrConnect();
+    const chosen = (relays && relays.length > 0 ? relays : this.writeRelays).filter((r) => /^wss?:\/\//.test(r)).slice(0, 3);
+    this.offer = await nostrConnectOffer(chosen.length > 0 ? chosen : NOSTR_CONNECT_FALLBACK_RELAYS);
+    return this.offer.uri;
+  }
+
+  cancelNostrConnect(): void {
+    this.offer?.abort.abort();
+    this.offer = undefined;
   }
 
   async unlock(pin: string): Promise<ActionResult> {
@@ -316,6 +382,8 @@ export class AccountService {
     };
     if (login.context.pubkey) out.login.pubkey = login.context.pubkey;
     if (login.context.method) out.login.method = login.context.method;
+    const mode = this.signer.current;
+    if (mode.kind === 'remote' && login.context.method === 'remote') out.login.remoteRelays = [...mode.relays];
     if (login.context.error) out.login.error = login.context.error;
     if (account.context.record) out.account = account.context.record;
     return out;

@@ -12,6 +12,8 @@ export type AccountApi = Required<
     | 'watchAccount'
     | 'unwatchAccount'
     | 'login'
+    | 'nostrConnect'
+    | 'cancelNostrConnect'
     | 'unlockPin'
     | 'cancelPin'
     | 'askPin'
@@ -49,6 +51,10 @@ export function createAccountApi(options: AccountApiOptions): { service: Account
       service.unwatch(handle);
     },
     login: (request) => service.loginWith(request),
+    nostrConnect: (relays) => service.nostrConnect(relays),
+    async cancelNostrConnect() {
+      service.cancelNostrConnect();
+    },
     unlockPin: (pin) => service.unlock(pin),
     async cancelPin() {
       service.cancelPin();

@@ -39,6 +39,8 @@ export interface ApiOptions {
   publishTimeoutMs?: number;
   /** Where the login, account and settings are kept; IndexedDB when absent (memory in Node). */
   accountStorage?: AccountStorage;
+  /** How long a remote signer (NIP-46) may take per request; tests shorten it. */
+  remoteSignerTimeoutMs?: number;
   /** What was seen, kept for the next visit; IndexedDB when absent, null for none (Node tests). */
   feedCache?: FeedCache | null;
 }
@@ -223,6 +225,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   const account = createAccountApi({
     request,
     storage: options.accountStorage,
+    remoteSignerTimeoutMs: options.remoteSignerTimeoutMs,
     publish: (event) => network.api.publish(event),
     // Publishing signs with the account while it can; a signer given by a test stays otherwise.
     onSignerChange: (canSign) => network.setSigner(canSign ? (t) => account.service.signer.sign(t) : options.signer),

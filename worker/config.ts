@@ -67,3 +67,12 @@ export const APP_SETTINGS_CLIENT = 'Primal-Web App';
 
 /** Each tab holds this lock for its whole life; the worker learns of the tab's end when it is released. */
 export const tabLockName = (tabId: string): string => `strucc-tab:${tabId}`;
+
+/** How long a remote signer (NIP-46) may take to answer one request; people may need to approve it on a phone. */
+export const REMOTE_SIGNER_TIMEOUT_MS = 45_000;
+
+/** How long a nostrconnect:// QR code waits for a signer app to scan and accept it. */
+export const NOSTR_CONNECT_WAIT_MS = 180_000;
+
+/** Where a nostrconnect:// offer listens when no write relay of the account is known yet. */
+export const NOSTR_CONNECT_FALLBACK_RELAYS = ['wss://relay.nsec.app'];

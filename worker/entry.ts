@@ -51,6 +51,8 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     watchAccount: worker.watchAccount,
     unwatchAccount: worker.unwatchAccount,
     login: worker.login,
+    nostrConnect: worker.nostrConnect,
+    cancelNostrConnect: worker.cancelNostrConnect,
     unlockPin: worker.unlockPin,
     cancelPin: worker.cancelPin,
     askPin: worker.askPin,

@@ -15,7 +15,11 @@ export type AccountErrorCode =
   | 'decrypt-no-nsec'
   | 'sign-no-nsec'
   | 'event-sig-not-verified'
-  | 'no_nostr_extension';
+  | 'no_nostr_extension'
+  | 'bunker-bad-uri'
+  | 'bunker-timeout'
+  | 'bunker-rejected'
+  | 'bunker-unreachable';
 
 const CODES: ReadonlySet<string> = new Set<AccountErrorCode>([
   'event_not_signed',
@@ -28,6 +32,10 @@ const CODES: ReadonlySet<string> = new Set<AccountErrorCode>([
   'sign-no-nsec',
   'event-sig-not-verified',
   'no_nostr_extension',
+  'bunker-bad-uri',
+  'bunker-timeout',
+  'bunker-rejected',
+  'bunker-unreachable',
 ]);
 
 /** Spec §8: what a missing extension looks like before the retries give up. */

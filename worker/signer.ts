@@ -1,11 +1,13 @@
 /**
  * The one Signer of the worker: everything that needs a signature or NIP-04/44 goes through it.
  * It signs with a local secret held in memory only, or forwards to a tab's NIP-07 extension
- * (workers cannot see window.nostr). Whatever an extension hands back is verified before use.
+ * (workers cannot see window.nostr), or to a remote signer (NIP-46) the worker keeps one session with.
+ * Whatever an extension or a remote signer hands back is verified before use.
  */
 import { finalizeEvent, verifyEvent } from 'nostr-tools/pure';
 import { AccountError, EXTENSION_NOT_FOUND, isHexKey, pubkeyOf } from './keys.ts';
-import { APP_SETTINGS_CLIENT } from './config.ts';
+import { APP_SETTINGS_CLIENT, REMOTE_SIGNER_TIMEOUT_MS } from './config.ts';
+import { answerWithin, type RemoteConnection } from './nip46.ts';
 import type { NostrEvent, SignerBridge, UnsignedEvent } from './types.ts';
 
 // Encryption (DMs, private mutes) is not needed to show the first screen; its ciphers load on first use.
@@ -16,7 +18,8 @@ export type SignerMode =
   | { kind: 'none' }
   | { kind: 'readonly'; pubkey: string }
   | { kind: 'local'; pubkey: string; secret: Uint8Array }
-  | { kind: 'extension'; pubkey: string };
+  | { kind: 'extension'; pubkey: string }
+  | { kind: 'remote'; pubkey: string; relays: string[]; connection: RemoteConnection };
 
 /** A closed tab's Comlink port never answers; a live one answers a probe at once. */
 const PROBE_TIMEOUT_MS = 2000;
@@ -49,6 +52,15 @@ function plainEvent(e: NostrEvent): NostrEvent {
 export class Signer {
   private readonly bridges = new Map<string, SignerBridge>();
   private mode: SignerMode = { kind: 'none' };
+  private readonly remoteTimeoutMs: number;
+
+  constructor(options: { remoteTimeoutMs?: number } = {}) {
+    this.remoteTimeoutMs = options.remoteTimeoutMs ?? REMOTE_SIGNER_TIMEOUT_MS;
+  }
+
+  get timeoutMs(): number {
+    return this.remoteTimeoutMs;
+  }
 
   addBridge(tabId: string, bridge: SignerBridge): void {
     this.bridges.set(tabId, bridge);
@@ -71,7 +83,7 @@ export class Signer {
   }
 
   get canSign(): boolean {
-    return this.mode.kind === 'local' || this.mode.kind === 'extension';
+    return this.mode.kind === 'local' || this.mode.kind === 'extension' || this.mode.kind === 'remote';
   }
 
   useLocal(secret: Uint8Array): string {
@@ -84,6 +96,12 @@ export class Signer {
     this.mode = { kind: 'extension', pubkey };
   }
 
+  /** Takes over a connected remote signer; the previous one, if any, is closed. */
+  useRemote(pubkey: string, relays: string[], connection: RemoteConnection): void {
+    this.clear();
+    this.mode = { kind: 'remote', pubkey, relays, connection };
+  }
+
   useReadOnly(pubkey: string): void {
     this.mode = { kind: 'readonly', pubkey };
   }
@@ -91,6 +109,7 @@ export class Signer {
   /** Forgets the key; the secret's bytes are overwritten rather than left to the collector. */
   clear(): void {
     if (this.mode.kind === 'local') this.mode.secret.fill(0);
+    if (this.mode.kind === 'remote') void this.mode.connection.close().catch(() => undefined);
     this.mode = { kind: 'none' };
   }
 
@@ -104,6 +123,7 @@ export class Signer {
   async getPublicKey(): Promise<string> {
     if (this.mode.kind === 'local') return this.mode.pubkey;
     if (this.mode.kind === 'extension') return this.extension((b) => b.getPublicKey());
+    if (this.mode.kind === 'remote') return this.mode.pubkey;
     throw new AccountError('pubkey-no-nsec');
   }
 
@@ -113,7 +133,10 @@ export class Signer {
     if (this.mode.kind === 'readonly') throw new AccountError('sign-no-nsec');
     if (this.mode.kind === 'none') throw new AccountError('no_nostr_extension');
     const pubkey = this.mode.pubkey;
-    const returned = await this.extension((b) => b.signEvent({ ...base, pubkey }));
+    const returned =
+      this.mode.kind === 'remote'
+        ? await this.remote((c) => c.signEvent(base))
+        : await this.extension((b) => b.signEvent({ ...base, pubkey }));
     if (!returned || typeof returned.sig !== 'string' || typeof returned.id !== 'string' || returned.sig === '') {
       throw new AccountError('event_not_signed');
     }
@@ -141,12 +164,14 @@ export class Signer {
   async nip04Encrypt(pubkey: string, plaintext: string): Promise<string> {
     if (this.mode.kind === 'local') return (await nip04()).encrypt(this.mode.secret, pubkey, plaintext);
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip04Encrypt(pubkey, plaintext));
+    if (this.mode.kind === 'remote') return this.remote((c) => c.nip04Encrypt(pubkey, plaintext));
     throw new AccountError('encrypt-no-nsec');
   }
 
   async nip04Decrypt(pubkey: string, ciphertext: string): Promise<string> {
     if (this.mode.kind === 'local') return (await nip04()).decrypt(this.mode.secret, pubkey, ciphertext);
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip04Decrypt(pubkey, ciphertext));
+    if (this.mode.kind === 'remote') return this.remote((c) => c.nip04Decrypt(pubkey, ciphertext));
     throw new AccountError('decrypt-no-nsec');
   }
 
@@ -156,6 +181,7 @@ export class Signer {
       return v2.encrypt(plaintext, v2.utils.getConversationKey(this.mode.secret, pubkey));
     }
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip44Encrypt(pubkey, plaintext));
+    if (this.mode.kind === 'remote') return this.remote((c) => c.nip44Encrypt(pubkey, plaintext));
     throw new AccountError('encrypt-no-nsec');
   }
 
@@ -165,7 +191,14 @@ export class Signer {
       return v2.decrypt(ciphertext, v2.utils.getConversationKey(this.mode.secret, pubkey));
     }
     if (this.mode.kind === 'extension') return this.extension((b) => b.nip44Decrypt(pubkey, ciphertext));
+    if (this.mode.kind === 'remote') return this.remote((c) => c.nip44Decrypt(pubkey, ciphertext));
     throw new AccountError('decrypt-no-nsec');
+  }
+
+  /** One request to the remote signer, with our timeout and error codes (the library has neither). */
+  private remote<T>(call: (c: RemoteConnection) => Promise<T>): Promise<T> {
+    if (this.mode.kind !== 'remote') return Promise.reject(new AccountError('no_nostr_extension'));
+    return answerWithin(call(this.mode.connection), this.remoteTimeoutMs);
   }
 
   /** Signed in through an extension, but no tab can lend one right now: no_nostr_extension. */

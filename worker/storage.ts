@@ -4,13 +4,16 @@
  * the login (method, pubkey, secret — PIN-encrypted when a PIN is set) is one row.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { BunkerSession } from './nip46.ts';
 import type { AccountRecord, AppSettings, FeedDefinition, ThemeName } from './types.ts';
 
 export interface StoredLogin {
-  method: 'extension' | 'nsec' | 'npub';
+  method: 'extension' | 'nsec' | 'npub' | 'bunker';
   pubkey: string;
   /** Hex secret, or a 'strucc-pin1:' blob when a PIN protects it. */
   secret?: string;
+  /** A remote signer's session (method 'bunker'): reconnects after a reload without a new approval. */
+  bunker?: BunkerSession;
 }
 
 /** The settings half of the per-user record (spec §3): theme, animation, feeds, server settings. */

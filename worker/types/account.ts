@@ -146,7 +146,9 @@ export interface AccountSnapshot {
     state: LoginState;
     pubkey?: string;
     npub: string;
-    method?: 'extension' | 'local' | 'readonly';
+    method?: 'extension' | 'local' | 'readonly' | 'remote';
+    /** The relays a remote signer (NIP-46) answers on, to say which signer is in use. */
+    remoteRelays?: string[];
     /** A PIN-encrypted secret is stored (the PIN prompt can open). */
     hasPinSecret: boolean;
     /** Unlocked with a PIN shorter than new PINs may be (set before the 6-character rule): ask for a new one. */
@@ -165,7 +167,8 @@ export interface AccountSnapshot {
 export type LoginRequest =
   | { method: 'extension' }
   | { method: 'nsec'; nsec: string; pin?: string; pinConfirm?: string }
-  | { method: 'npub'; npub: string };
+  | { method: 'npub'; npub: string }
+  | { method: 'bunker'; uri: string };
 
 export interface ActionResult {
   ok: boolean;

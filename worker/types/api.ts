@@ -96,6 +96,10 @@ export interface StruccApi {
   unwatchAccount?(handle: number): Promise<void>;
   /** Extension (4 retries at 250 ms, then the stored key), nsec (optionally PIN-protected) or read-only npub. */
   login?(request: LoginRequest): Promise<ActionResult>;
+  /** A nostrconnect:// URI (shown as a QR code) for a signer app; login with it waits for the app to accept. */
+  nostrConnect?(relays?: string[]): Promise<string>;
+  /** Withdraws the nostrconnect:// offer (the login dialog closed). */
+  cancelNostrConnect?(): Promise<void>;
   /** Opens the PIN-encrypted key; a wrong PIN gives code 'bad-cipher'. */
   unlockPin?(pin: string): Promise<ActionResult>;
   cancelPin?(): Promise<void>;

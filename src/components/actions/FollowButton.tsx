@@ -9,6 +9,7 @@ import { npubEncode } from 'nostr-tools/nip19';
 import { shortNpub } from '../../../worker/profile';
 import { accountAction, useAccount } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
+import { remoteSignerError } from '../../lib/remoteSigner';
 import { toastError } from '../../lib/toast';
 import { ACTIONS_NS } from './state';
 import '../../styles/actions.css';
@@ -57,7 +58,8 @@ export function FollowButton({ pubkey, name, className }: FollowButtonProps) {
     // Cancelling the repair dialog is the person's own choice, not an error.
     if (result.code !== 'follow-repair-cancelled') {
       const who = name || shortNpub(npubEncode(pubkey));
-      toastError(t(want ? 'toast.followFailed' : 'toast.unfollowFailed', { name: who }));
+      // A remote signer's refusal or silence says so, rather than a generic failure.
+      toastError(remoteSignerError(result.code) ?? t(want ? 'toast.followFailed' : 'toast.unfollowFailed', { name: who }));
     }
   };
 

@@ -9,6 +9,7 @@ import type { EmojiUse, FeedNote, NostrEvent, Profile, PublishResult } from '../
 import { accountAction, fullApi, useActingPubkey } from '../../lib/account';
 import { buildNoteEvent } from '../../lib/noteTags';
 import { openLogin } from '../../lib/overlays';
+import { remoteSignerError } from '../../lib/remoteSigner';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { NoteContent } from '../NoteContent';
 import { EmojiPicker } from './EmojiPicker';
@@ -128,6 +129,7 @@ export function NoteForm({ draft, replyTo, quote, variant, onPublished, textarea
     if (result.outcome === 'no-confirmation') toastError(t('toast.noConfirmation'));
     else if (result.outcome === 'no-relays') toastError(t('toast.noRelays'));
     else if (result.outcome === 'not-signed' && NO_SIGNER.has(reason)) toastError(t('toast.noExtension'));
+    else if (result.outcome === 'not-signed' && remoteSignerError(reason)) toastError(remoteSignerError(reason) as string);
     else toastError(t('toast.failed'));
     // The text stays in the form, and the draft is written now rather than after the debounce.
     void draft.save().catch(() => undefined);

@@ -1,22 +1,24 @@
 /**
- * The login modal: the signer extension when this tab has one, or a private key (nsec) that can
- * be protected with a PIN. Every refusal keeps what was typed and says why in Hungarian; the
+ * The login modal: the signer extension when this tab has one, a private key (nsec) that can
+ * be protected with a PIN, or a remote signer's bunker:// address (NIP-46). Every refusal keeps what was typed and says why in Hungarian; the
  * modal closes once the worker reports a signed-in account.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { fullApi } from '../../lib/account';
+import { remoteSignerError } from '../../lib/remoteSigner';
 import { toastSuccess } from '../../lib/toast';
 import { MSG_PIN_TOO_SHORT } from '../../../worker/keys';
 import { PIN_MIN_LENGTH } from '../../../worker/pin';
 import type { ActionResult, LoginRequest } from '../../../worker/types';
 import { Modal } from '../Modal';
+import { QrCode } from '../QrCode';
 import { hasExtension } from './util';
 import './i18n';
 import '../../styles/login.css';
 
-type Field = 'nsec' | 'pin' | 'pinAgain' | 'form';
+type Field = 'nsec' | 'pin' | 'pinAgain' | 'form' | 'bunker';
 
 /** Which field a worker refusal belongs to, and its message key. */
 function refusal(result: ActionResult, viaExtension: boolean): { field: Field; key: string } {
@@ -38,12 +40,23 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
   const [pin, setPin] = useState('');
   const [pinAgain, setPinAgain] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [working, setWorking] = useState<'extension' | 'nsec' | null>(null);
+  const [bunker, setBunker] = useState('');
+  const [offer, setOffer] = useState<string | null>(null);
+  const offered = useRef(false);
+
+  // A QR code still on show when the dialog closes is withdrawn, so no signer app can use it later.
+  useEffect(
+    () => () => {
+      if (offered.current) void fullApi().then((api) => api.cancelNostrConnect());
+    },
+    [],
+  );
+  const [working, setWorking] = useState<'extension' | 'nsec' | 'bunker' | null>(null);
   const extension = hasExtension();
 
   const run = async (request: LoginRequest) => {
     const viaExtension = request.method === 'extension';
-    setWorking(viaExtension ? 'extension' : 'nsec');
+    setWorking(viaExtension ? 'extension' : request.method === 'bunker' ? 'bunker' : 'nsec');
     setErrors({});
     try {
       const result = await (await fullApi()).login(request);
@@ -52,6 +65,8 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
         onClose();
         return;
       }
+      const remote = remoteSignerError(result.code);
+      if (remote) return setErrors({ bunker: remote });
       const { field, key } = refusal(result, viaExtension);
       setErrors({ [field]: t(key) });
     } catch {
@@ -68,6 +83,27 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
     if (usePin && pin !== pinAgain) return setErrors({ pinAgain: t('modal.pinMismatch') });
     if (nsec.trim() === '') return setErrors({ nsec: t('modal.invalidNsec') });
     void run(usePin ? { method: 'nsec', nsec: nsec.trim(), pin, pinConfirm: pinAgain } : { method: 'nsec', nsec: nsec.trim() });
+  };
+
+  const showQr = async () => {
+    setErrors({});
+    try {
+      const uri = await (await fullApi()).nostrConnect();
+      offered.current = true;
+      setOffer(uri);
+      await run({ method: 'bunker', uri });
+    } catch {
+      setErrors({ bunker: t('modal.failed') });
+    } finally {
+      offered.current = false;
+      setOffer(null);
+    }
+  };
+
+  const submitBunker = (e: FormEvent) => {
+    e.preventDefault();
+    if (!bunker.trim().startsWith('bunker://')) return setErrors({ bunker: t('remote.errors.bunker-bad-uri') });
+    void run({ method: 'bunker', uri: bunker.trim() });
   };
 
   const described = (field: Field, hint?: string) => [errors[field] ? `${id}-${field}-error` : '', hint ?? ''].filter(Boolean).join(' ') || undefined;
@@ -180,6 +216,49 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
         <button type="submit" className="button login-wide" disabled={working !== null} aria-busy={working === 'nsec'}>
           {working === 'nsec' ? t('modal.working') : t('modal.submit')}
         </button>
+      </form>
+      <p className="login-or" aria-hidden="true">
+        <span>{t('modal.or')}</span>
+      </p>
+      <form className="login-form login-remote" onSubmit={submitBunker} noValidate aria-labelledby={`${id}-remote-title`}>
+        <h3 id={`${id}-remote-title`} className="login-remote-title">
+          {t('remote.title')}
+        </h3>
+        <div className="form-field">
+          <label htmlFor={`${id}-bunker`}>{t('remote.label')}</label>
+          <input
+            id={`${id}-bunker`}
+            className="form-input"
+            type="text"
+            name="bunker"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder="bunker://…"
+            value={bunker}
+            onChange={(e) => setBunker(e.target.value)}
+            aria-invalid={errors.bunker ? true : undefined}
+            aria-describedby={described('bunker', `${id}-bunker-hint`)}
+          />
+          {errorText('bunker')}
+          <p id={`${id}-bunker-hint`} className="form-hint">
+            {t('remote.hint')}
+          </p>
+        </div>
+        <button type="submit" className="button button-secondary login-wide" disabled={working !== null} aria-busy={working === 'bunker'}>
+          {working === 'bunker' && !offer ? t('remote.working') : t('remote.submit')}
+        </button>
+        <button type="button" className="button button-secondary login-wide" disabled={working !== null} onClick={() => void showQr()}>
+          {t('remote.qr')}
+        </button>
+        {offer && (
+          <div className="login-qr" data-testid="nostrconnect-qr" data-uri={offer}>
+            <QrCode value={offer} label={t('remote.qrLabel')} />
+            <p className="form-hint" role="status">
+              {t('remote.qrWaiting')}
+            </p>
+          </div>
+        )}
       </form>
       <p className="login-new">
         <Link href="/new" onClick={onClose}>

@@ -104,7 +104,7 @@ function ChangePin() {
   );
 }
 
-function PrivateKey({ method, state, pinProtected }: { method?: string; state: string; pinProtected: boolean }) {
+function PrivateKey({ method, state, pinProtected, remoteRelays }: { method?: string; state: string; pinProtected: boolean; remoteRelays?: string[] }) {
   const { t } = useTranslation('login');
   const id = useId();
   const [shown, setShown] = useState(false);
@@ -119,6 +119,17 @@ function PrivateKey({ method, state, pinProtected }: { method?: string; state: s
   };
 
   if (method === 'extension') return <p className="form-hint">{t('account.extension')}</p>;
+  if (method === 'remote') {
+    return (
+      <div data-testid="account-remote-signer">
+        <p>
+          <strong>{t('remote.inUse')}</strong>
+        </p>
+        {remoteRelays && remoteRelays.length > 0 && <p className="form-hint">{t('remote.relays', { relays: remoteRelays.join(', ') })}</p>}
+        <p className="form-hint">{t('remote.accountHint')}</p>
+      </div>
+    );
+  }
   if (state === 'locked') return <p className="form-hint">{t('account.locked')}</p>;
   if (method !== 'local') return <p className="form-hint">{t('account.readOnly')}</p>;
 
@@ -186,7 +197,7 @@ export default function AccountSettings() {
       </section>
       <section className="account-section" aria-labelledby="account-private">
         <h2 id="account-private">{t('account.privateTitle')}</h2>
-        <PrivateKey method={login.method} state={login.state} pinProtected={login.hasPinSecret} />
+        <PrivateKey method={login.method} state={login.state} pinProtected={login.hasPinSecret} remoteRelays={login.remoteRelays} />
       </section>
       {login.hasPinSecret && login.method === 'local' && (
         <section className="account-section" id="pin" aria-label={t('account.changePinTitle')}>
