@@ -18,6 +18,7 @@ import { createNetwork } from './network.ts';
 import { createAccountApi } from './accountApi.ts';
 import { createSocial, type Social } from './social.ts';
 import { createReactions } from './reactions.ts';
+import { WalletService } from './wallet.ts';
 import { createDiscover } from './discover.ts';
 import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
@@ -180,6 +181,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     network.closeTab(tabId);
     account.service.closeTab(tabId);
     social.closeTab(tabId);
+    wallet.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -273,6 +275,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   }, () => undefined);
 
   const reactions = createReactions(request);
+  const wallet = new WalletService({ account: account.service, request, cacheServer: () => config?.cacheServer });
 
   return {
     ...network.api,
@@ -282,6 +285,18 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     ...createDiscover({ request }),
     ...createFeedApi({ feeds, request, feedCache, guest, touch, releaser }),
     account: account.service,
+
+    async watchWallet(tabId, cb) {
+      touch(tabId);
+      return wallet.watch(tabId, cb, releaser(cb));
+    },
+    async unwatchWallet(handle) {
+      wallet.unwatch(handle);
+    },
+    walletAction: (action) => wallet.act(action),
+    walletDetails: (id) => wallet.details(id),
+    payInvoice: (invoice) => wallet.pay(invoice),
+    connectDemoWallet: (name) => wallet.connectDemo(name),
 
     setSigner: network.setSigner,
 
@@ -382,6 +397,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
     dispose() {
       clearInterval(sweeper);
+      wallet.dispose();
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();
