@@ -1,0 +1,85 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { DEMO_LOGIN_NSEC } from '../../server/demo/accounts.ts';
+import { enableDevMode } from './support/nip07-stub.ts';
+import { openApp, relayUrl, useLocalRelay, type Driven } from './support/session.ts';
+
+// Wallet connections and zaps, signed in with the public demo key: the e2e server runs the demo
+// lightning network, so the demo wallet really holds sats and pays over NIP-47 on our relay.
+
+async function demoSignIn(browser: Browser, path: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page, path);
+  const result = await page.evaluate((nsec) => (window.strucc!.api as unknown as Driven).login({ method: 'nsec', nsec }), DEMO_LOGIN_NSEC);
+  expect(result).toMatchObject({ ok: true });
+  await useLocalRelay(page);
+  return { context, page };
+}
+
+const rows = (page: Page) => page.getByTestId('nwc-connection');
+const row = (page: Page, name: string) => page.locator(`[data-testid="nwc-connection"][data-name="${name}"]`);
+
+test('wallet connections: demo wallet with its balance, a bad URI refused, rename, activate and remove', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { context, page } = await demoSignIn(browser, '/settings/nwc');
+  await expect(page.getByRole('button', { name: 'Demó tárca csatlakoztatása' })).toBeVisible();
+
+  // Earlier runs on the same server may have left connections: start from an empty list.
+  await page.evaluate(async () => {
+    const api = window.strucc!.api as unknown as Driven;
+    const snap = await new Promise<{ connections: { id: string }[] }>((resolve) => {
+      void api.watchWallet(window.strucc!.tabId, window.strucc!.proxy((s: { state: string; connections: { id: string }[] }) => s.state === 'ready' && resolve(s)));
+    });
+    for (const c of snap.connections) await api.walletAction({ type: 'remove', id: c.id });
+  });
+  await expect(page.getByText('Még nincs tárcakapcsolatod.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Demó tárca csatlakoztatása' }).click();
+  await expect(row(page, 'Demó tárca')).toBeVisible();
+  await expect(row(page, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
+  await row(page, 'Demó tárca').getByRole('button', { name: 'Egyenleg és tranzakciók' }).click();
+  await expect(row(page, 'Demó tárca').getByTestId('nwc-balance')).toHaveText(/^Egyenleg: [\d\s  ]+ sat$/);
+
+  // A bad connection string gets a Hungarian message and adds nothing.
+  await page.getByLabel('Kapcsolati kód (nostr+walletconnect://…)').fill('nostr+walletconnect://nem-jo?secret=x');
+  await page.getByRole('button', { name: 'Hozzáadás' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/nem érvényes tárcakapcsolati kód/);
+  await expect(rows(page)).toHaveCount(1);
+
+  // A second, well-formed connection (a wallet that is not there: only the list is tested).
+  const other = `nostr+walletconnect://${getPublicKey(generateSecretKey())}?relay=${encodeURIComponent(relayUrl())}&secret=${bytesToHex(generateSecretKey())}`;
+  await page.getByLabel('Kapcsolati kód (nostr+walletconnect://…)').fill(other);
+  await page.getByLabel('Név', { exact: true }).fill('Második');
+  await page.getByRole('button', { name: 'Hozzáadás' }).click();
+  await expect(row(page, 'Második')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await row(page, 'Második').getByRole('button', { name: 'Legyen ez az aktív' }).click();
+  await expect(row(page, 'Második').locator('.nwc-active-badge')).toBeVisible();
+  await expect(row(page, 'Demó tárca').locator('.nwc-active-badge')).toHaveCount(0);
+
+  // Every tab of the worker sees the same list and the same active wallet, also after a reload.
+  const second = await context.newPage();
+  await openApp(second, '/settings/nwc');
+  await expect(row(second, 'Második').locator('.nwc-active-badge')).toBeVisible();
+
+  await row(page, 'Második').getByRole('button', { name: 'Átnevezés' }).click();
+  await row(page, 'Második').getByLabel('Név').fill('Tartalék');
+  await page.getByRole('button', { name: 'Mentés' }).click();
+  await expect(row(second, 'Tartalék')).toBeVisible();
+
+  await row(page, 'Tartalék').getByRole('button', { name: 'Eltávolítás' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Eltávolítod a tárcakapcsolatot?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Eltávolítás' }).click();
+  await expect(row(page, 'Tartalék')).toHaveCount(0);
+  // The remaining demo wallet pays from now on.
+  await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
+
+  await second.reload();
+  await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
+  await expect(rows(second)).toHaveCount(1);
+  await context.close();
+});
