@@ -275,7 +275,12 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   }, () => undefined);
 
   const reactions = createReactions(request);
-  const wallet = new WalletService({ account: account.service, request, cacheServer: () => config?.cacheServer });
+  const wallet = new WalletService({
+    account: account.service,
+    request,
+    cacheServer: () => config?.cacheServer,
+    writeRelays: () => network.relays.snapshot().filter((r) => r.write).map((r) => r.url),
+  });
 
   return {
     ...network.api,
@@ -296,6 +301,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     walletAction: (action) => wallet.act(action),
     walletDetails: (id) => wallet.details(id),
     payInvoice: (invoice) => wallet.pay(invoice),
+    zap: (input) => wallet.zap(input),
     connectDemoWallet: (name) => wallet.connectDemo(name),
 
     setSigner: network.setSigner,

@@ -94,6 +94,7 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     walletAction: worker.walletAction,
     walletDetails: worker.walletDetails,
     payInvoice: worker.payInvoice,
+    zap: worker.zap,
     connectDemoWallet: worker.connectDemoWallet,
     loadReactions: worker.loadReactions,
     reactionCounts: worker.reactionCounts,

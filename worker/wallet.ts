@@ -19,9 +19,11 @@ import {
 import type { AccountService } from './account.ts';
 import { APP_SETTINGS_CLIENT } from './config.ts';
 import { notify } from './feeds.ts';
+import { httpOrigin } from './nip05.ts';
 import { payInvoice, walletDetails, type SocketFactory, type WalletDetails } from './nwc.ts';
+import { fetchZapInvoice, lnurlEndpoint, ZapError } from './zap.ts';
 import type { ActionResult, CacheReply, NostrEvent } from './types.ts';
-import type { WalletAction, WalletSnapshot } from './types/wallet.ts';
+import type { WalletAction, WalletSnapshot, ZapRequestInput } from './types/wallet.ts';
 
 type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 
@@ -34,6 +36,9 @@ export interface WalletServiceOptions {
   /** The cache server's socket URL; the wallet command lives on the same host's /wallet. */
   cacheServer: () => string | undefined;
   socket?: SocketFactory;
+  /** The account's write relays: the zap request names them for the receipt. */
+  writeRelays: () => string[];
+  fetcher?: (url: string, init?: RequestInit) => Promise<Response>;
 }
 
 /** The encrypted form stored on the server: other clients' user-nwc shapes are read as empty. */
@@ -204,9 +209,51 @@ export class WalletService {
   }
 
   /** Pays a bolt11 invoice with the active connection (machines/wallet.ts paymentMachine). */
-  async pay(invoice: string): Promise<PaymentResult> {
+  pay(invoice: string): Promise<PaymentResult> {
+    return this.runPayment({ invoice });
+  }
+
+  private ownDomain: Promise<{ domain: string; origin: string } | undefined> | undefined;
+
+  /** The demo server's NIP-05 domain: lightning addresses on it are served by the server itself. */
+  private serverDomain(): Promise<{ domain: string; origin: string } | undefined> {
+    const origin = httpOrigin(this.options.cacheServer() ?? '');
+    if (!origin) return Promise.resolve(undefined);
+    this.ownDomain ??= this.fetcher()(`${origin}/api/info`)
+      .then((r) => r.json() as Promise<{ nip05Domain?: unknown; demoLightning?: unknown }>)
+      .then((b) => (b.demoLightning === true && typeof b.nip05Domain === 'string' ? { domain: b.nip05Domain.toLowerCase(), origin } : undefined))
+      .catch(() => {
+        this.ownDomain = undefined;
+        return undefined;
+      });
+    return this.ownDomain;
+  }
+
+  private fetcher() {
+    return this.options.fetcher ?? ((url: string, init?: RequestInit) => fetch(url, init));
+  }
+
+  /**
+   * A zap: the author's LNURL-pay endpoint, a zap request signed by the account naming its write
+   * relays, the invoice, paid by the active connection. 'no-address' when the author has no
+   * lightning address.
+   */
+  async zap(input: ZapRequestInput): Promise<PaymentResult> {
+    let lnurl: string;
+    try {
+      lnurl = lnurlEndpoint(input.lud16, input.lud06, await this.serverDomain());
+    } catch (e) {
+      return { status: 'failed', reason: e instanceof ZapError ? e.message : 'no-address' };
+    }
+    const zap: ZapTarget = { lnurl, amountMsat: input.amountSats * 1000, comment: input.comment, recipient: input.recipient };
+    if (input.event) zap.eventId = input.event.id;
+    return this.runPayment({ zap }, input);
+  }
+
+  private async runPayment(what: { invoice?: string; zap?: ZapTarget }, zapInput?: ZapRequestInput): Promise<PaymentResult> {
     await this.ready().catch(() => undefined);
     const active = this.actor?.getSnapshot().context.active ?? null;
+    const signer = this.options.account.signer;
     const actor = createActor(
       paymentMachine.provide({
         actors: {
@@ -215,12 +262,20 @@ export class WalletService {
             if (!parts) throw new Error('no-wallet');
             return payInvoice(parts, input.invoice, this.options.socket);
           }),
-          fetchInvoice: fromPromise<string, ZapTarget>(async () => {
-            throw new Error('no-invoice');
+          fetchInvoice: fromPromise<string, ZapTarget>(async ({ input }) => {
+            if (!zapInput) throw new Error('no-invoice');
+            return fetchZapInvoice(this.fetcher(), (t) => signer.sign(t), {
+              recipient: input.recipient,
+              event: zapInput.event,
+              amountSats: zapInput.amountSats,
+              comment: input.comment,
+              relays: this.options.writeRelays(),
+              lnurl: input.lnurl,
+            });
           }),
         },
       }),
-      { input: { connectionId: active, invoice } },
+      { input: { connectionId: active, ...what } },
     );
     actor.start();
     const done = await waitFor(actor, (s) => s.status === 'done', { timeout: Infinity });

@@ -1,9 +1,10 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { neventEncode } from 'nostr-tools/nip19';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { DEMO_LOGIN_NSEC } from '../../server/demo/accounts.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
-import { openApp, relayUrl, useLocalRelay, type Driven } from './support/session.ts';
+import { baseUrl, openApp, publishAccepted, relayUrl, useLocalRelay, type Driven } from './support/session.ts';
 
 // Wallet connections and zaps, signed in with the public demo key: the e2e server runs the demo
 // lightning network, so the demo wallet really holds sats and pays over NIP-47 on our relay.
@@ -81,5 +82,74 @@ test('wallet connections: demo wallet with its balance, a bad URI refused, renam
   await second.reload();
   await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
   await expect(rows(second)).toHaveCount(1);
+  await context.close();
+});
+
+/** A new person with a lightning address on the demo domain (served by our LNURL-pay) and one note. */
+async function zappableNote(text: string, withAddress = true): Promise<{ id: string; path: string }> {
+  const info = (await (await fetch(`${baseUrl()}/api/info`)).json()) as { nip05Domain: string };
+  const sk = generateSecretKey();
+  const now = Math.floor(Date.now() / 1000);
+  const name = `zap${Math.random().toString(36).slice(2, 8)}`;
+  const profile = withAddress ? { name, lud16: `${name}@${info.nip05Domain}` } : { name };
+  await publishAccepted(finalizeEvent({ kind: 0, created_at: now - 5, tags: [], content: JSON.stringify(profile) }, sk));
+  const note = finalizeEvent({ kind: 1, created_at: now, tags: [], content: text }, sk);
+  await publishAccepted(note);
+  return { id: note.id, path: `/e/${neventEncode({ id: note.id, author: note.pubkey })}` };
+}
+
+/** Makes sure the demo wallet is there and active (the settings test above leaves it so; alone, this adds it). */
+async function demoWalletActive(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const api = window.strucc!.api as unknown as Driven;
+    const snap = await new Promise<{ connections: { id: string; name: string }[]; active: string | null }>((resolve) => {
+      void api.watchWallet(window.strucc!.tabId, window.strucc!.proxy((s: { state: string; connections: { id: string; name: string }[]; active: string | null }) => s.state === 'ready' && resolve(s)));
+    });
+    const demo = snap.connections.find((c) => c.name === 'Demó tárca');
+    if (!demo) await api.connectDemoWallet('Demó tárca');
+    else if (snap.active !== demo.id) await api.walletAction({ type: 'activate', id: demo.id });
+  });
+}
+
+const zapStat = (page: Page, id: string) => page.locator(`article[data-note-id="${id}"] .note-stat-zaps`).first();
+
+test('quick zap and custom zap on a note: the count rises at once, stays after the receipt, and another tab sees it', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const target = await zappableNote('Zapolj meg, kérlek!');
+  const { context, page } = await demoSignIn(browser, target.path);
+  await demoWalletActive(page);
+  const card = page.locator(`article[data-note-id="${target.id}"]`).first();
+  await expect(card).toBeVisible();
+
+  // The default zap: 42 sats with 'Haladjunk együtt! 🫡'.
+  await card.getByRole('button', { name: 'Zap küldése', exact: true }).click();
+  await expect(zapStat(page, target.id)).toHaveAttribute('data-count', '42');
+  await expect(card.locator('.note-bar-zaps')).toHaveClass(/is-active/);
+
+  // Another tab reads the count from the server, which counted the receipt.
+  const other = await context.newPage();
+  await other.goto(`${baseUrl()}${target.path}`);
+  await expect(zapStat(other, target.id)).toHaveAttribute('data-count', '42', { timeout: 30_000 });
+
+  // Right-click opens the custom zap: a preset, and the wallet that pays is named.
+  await card.getByRole('button', { name: 'Zap küldése', exact: true }).click({ button: 'right' });
+  const dialog = page.getByRole('dialog', { name: 'Egyedi zap' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText('Fizet: Demó tárca')).toBeVisible();
+  await dialog.getByRole('button', { name: /^420$/ }).click();
+  await dialog.getByRole('button', { name: /^Zap küldése: 420 sat$/ }).click();
+  await expect(zapStat(page, target.id)).toHaveAttribute('data-count', '462');
+  await other.reload();
+  await expect(zapStat(other, target.id)).toHaveAttribute('data-count', '462', { timeout: 30_000 });
+  await context.close();
+});
+
+test('an author without a lightning address cannot be zapped: a Hungarian toast and no count', async ({ browser }) => {
+  const target = await zappableNote('Nekem nincs Lightning-címem.', false);
+  const { context, page } = await demoSignIn(browser, target.path);
+  const card = page.locator(`article[data-note-id="${target.id}"]`).first();
+  await card.getByRole('button', { name: 'Zap küldése', exact: true }).click();
+  await expect(page.getByText('A szerzőnek nincs Lightning-címe, ezért nem zappolható')).toBeVisible();
+  await expect(zapStat(page, target.id)).toHaveAttribute('data-count', '0');
   await context.close();
 });

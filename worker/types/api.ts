@@ -11,7 +11,7 @@ import type {
   SocketSnapshot,
   UnsignedEvent,
 } from './network.ts';
-import type { PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot } from './wallet.ts';
+import type { PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapRequestInput } from './wallet.ts';
 import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, SettingsAction, SignerBridge } from './account.ts';
 import type {
   DmRelation,
@@ -168,6 +168,8 @@ export interface StruccApi {
   walletDetails?(id: string): Promise<WalletDetailsResult>;
   /** Pays a bolt11 invoice with the active connection. */
   payInvoice?(invoice: string): Promise<PaymentResult>;
+  /** LNURL-pay zap (NIP-57) paid by the active connection; reason 'no-address' when the author cannot be zapped. */
+  zap?(input: ZapRequestInput): Promise<PaymentResult>;
   /** Adds the demo network's wallet of the signed-in account (server wallet nwc_connect). */
   connectDemoWallet?(name: string): Promise<ActionResult>;
 

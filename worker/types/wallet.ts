@@ -1,5 +1,6 @@
 /** Wallet connections as a tab sees them (worker/wallet.ts): never a connection secret. */
 import type { PaymentResult, PublicConnection } from '../../machines/wallet.ts';
+import type { NostrEvent } from './events.ts';
 
 export type { PaymentResult, PublicConnection };
 
@@ -27,3 +28,14 @@ export interface WalletTransactionView {
 }
 
 export type WalletDetailsResult = { balanceSats: number; transactions: WalletTransactionView[] } | { error: string };
+
+/** A zap as a tab asks for it: the author's addresses come from the profile the tab shows. */
+export interface ZapRequestInput {
+  recipient: string;
+  lud16: string;
+  lud06: string;
+  /** The zapped note or article; absent for a profile zap. */
+  event?: NostrEvent;
+  amountSats: number;
+  comment: string;
+}
