@@ -153,3 +153,36 @@ test('an author without a lightning address cannot be zapped: a Hungarian toast 
   await expect(zapStat(page, target.id)).toHaveAttribute('data-count', '0');
   await context.close();
 });
+
+test('an invoice in a note: Pay asks first, the active wallet pays, the card says paid; a guest gets the QR code', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const info = (await (await fetch(`${baseUrl()}/api/info`)).json()) as { nip05Domain: string };
+  const sk = generateSecretKey();
+  const name = `inv${Math.random().toString(36).slice(2, 8)}`;
+  const now = Math.floor(Date.now() / 1000);
+  await publishAccepted(finalizeEvent({ kind: 0, created_at: now - 5, tags: [], content: JSON.stringify({ name, lud16: `${name}@${info.nip05Domain}` }) }, sk));
+  const meta = (await (await fetch(`${baseUrl()}/.well-known/lnurlp/${name}`)).json()) as { callback: string };
+  const { pr } = (await (await fetch(`${meta.callback}?amount=21000`)).json()) as { pr: string };
+  const note = finalizeEvent({ kind: 1, created_at: now, tags: [], content: `Fizesd ki ezt: ${pr}` }, sk);
+  await publishAccepted(note);
+  const path = `/e/${neventEncode({ id: note.id, author: note.pubkey })}`;
+
+  const guest = await browser.newContext();
+  await enableDevMode(guest);
+  const guestPage = await guest.newPage();
+  await openApp(guestPage, path);
+  const guestCard = guestPage.locator(`article[data-note-id="${note.id}"] .note-card-invoice`).first();
+  await expect(guestCard.locator('.note-card-qr')).toBeVisible();
+  await expect(guestCard.getByRole('button', { name: 'Fizetés' })).toHaveCount(0);
+  await guest.close();
+
+  const { context, page } = await demoSignIn(browser, path);
+  await demoWalletActive(page);
+  const card = page.locator(`article[data-note-id="${note.id}"] .note-card-invoice`).first();
+  await card.getByRole('button', { name: 'Fizetés' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Kifizeted a számlát?' });
+  await expect(dialog).toContainText('21 sat');
+  await dialog.getByRole('button', { name: 'Fizetés' }).click();
+  await expect(card.getByRole('status')).toHaveText('Kifizetve ✓');
+  await context.close();
+});
