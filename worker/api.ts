@@ -18,6 +18,7 @@ import { createNetwork } from './network.ts';
 import { createAccountApi } from './accountApi.ts';
 import { createSocial, type Social } from './social.ts';
 import { createReactions } from './reactions.ts';
+import { WalletService } from './wallet.ts';
 import { createDiscover } from './discover.ts';
 import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
@@ -182,6 +183,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     network.closeTab(tabId);
     account.service.closeTab(tabId);
     social.closeTab(tabId);
+    wallet.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -276,6 +278,12 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   }, () => undefined);
 
   const reactions = createReactions(request);
+  const wallet = new WalletService({
+    account: account.service,
+    request,
+    cacheServer: () => config?.cacheServer,
+    writeRelays: () => network.relays.snapshot().filter((r) => r.write).map((r) => r.url),
+  });
 
   return {
     ...network.api,
@@ -285,6 +293,19 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     ...createDiscover({ request }),
     ...createFeedApi({ feeds, request, feedCache, guest, touch, releaser }),
     account: account.service,
+
+    async watchWallet(tabId, cb) {
+      touch(tabId);
+      return wallet.watch(tabId, cb, releaser(cb));
+    },
+    async unwatchWallet(handle) {
+      wallet.unwatch(handle);
+    },
+    walletAction: (action) => wallet.act(action),
+    walletDetails: (id) => wallet.details(id),
+    payInvoice: (invoice) => wallet.pay(invoice),
+    zap: (input) => wallet.zap(input),
+    connectDemoWallet: (name) => wallet.connectDemo(name),
 
     setSigner: network.setSigner,
 
@@ -385,6 +406,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
     dispose() {
       clearInterval(sweeper);
+      wallet.dispose();
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();

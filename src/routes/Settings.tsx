@@ -31,6 +31,7 @@ const PAGE_BODIES: Partial<Record<SubPage, LazyExoticComponent<ComponentType>>> 
   muted: lazy(() => import('./settings/Muted')),
   network: lazy(() => import('./settings/Network')),
   filters: lazy(() => import('./settings/Filters')),
+  nwc: lazy(() => import('./settings/Nwc')),
   devtools: lazy(() => import('./settings/Devtools')),
   profile: lazy(() => import('./settings/ProfileEdit')),
 };

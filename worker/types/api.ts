@@ -11,6 +11,7 @@ import type {
   SocketSnapshot,
   UnsignedEvent,
 } from './network.ts';
+import type { PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapRequestInput } from './wallet.ts';
 import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, SettingsAction, SignerBridge } from './account.ts';
 import type {
   DmRelation,
@@ -162,6 +163,19 @@ export interface StruccApi {
   openThread?(tabId: string, target: ThreadTarget, cb: (s: ThreadSnapshot) => void): Promise<number>;
   reloadThread?(handle: number, target?: ThreadTarget): Promise<void>;
   closeThread?(handle: number): Promise<void>;
+
+  /** Wallet connections (NWC) of the signed-in account; the same in every tab. */
+  watchWallet?(tabId: string, cb: (s: WalletSnapshot) => void): Promise<number>;
+  unwatchWallet?(handle: number): Promise<void>;
+  walletAction?(action: WalletAction): Promise<ActionResult>;
+  /** get_balance and list_transactions of one connection. */
+  walletDetails?(id: string): Promise<WalletDetailsResult>;
+  /** Pays a bolt11 invoice with the active connection. */
+  payInvoice?(invoice: string): Promise<PaymentResult>;
+  /** LNURL-pay zap (NIP-57) paid by the active connection; reason 'no-address' when the author cannot be zapped. */
+  zap?(input: ZapRequestInput): Promise<PaymentResult>;
+  /** Adds the demo network's wallet of the signed-in account (server wallet nwc_connect). */
+  connectDemoWallet?(name: string): Promise<ActionResult>;
 
   /** One page (20) of the reactions modal's tab, from offset. */
   loadReactions?(eventId: string, tab: ReactionTab, offset: number): Promise<ReactionPage>;

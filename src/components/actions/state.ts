@@ -8,7 +8,7 @@ import hu from '../../../locales/hu/actions.json';
 import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
 import type { FeedNote, NoteStats } from '../../../worker/types';
-import { accountAction, useAccount } from '../../lib/account';
+import { accountAction, fullApi, useAccount } from '../../lib/account';
 import { bookmarkTag, coordinateOf, hasBookmark, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
 import { toastError } from '../../lib/toast';
 
@@ -22,6 +22,11 @@ interface Pending {
   bookmarked?: boolean;
   /** The bookmark change was published; the entry goes once the account record shows it. */
   bookmarkDone?: boolean;
+  /** Sats of zaps sent from this tab that the server's count does not show yet, over `zapBase`. */
+  zapSats?: number;
+  zapCount?: number;
+  /** The server's satszapped when the first of those zaps was sent. */
+  zapBase?: number;
 }
 
 let pending = new Map<string, Pending>();
@@ -93,8 +98,19 @@ export function useNoteViewer(note: FeedNote): NoteViewer {
   useEffect(() => {
     if (bookmarkSettled) setPending(note.event.id, { bookmarked: undefined, bookmarkDone: undefined });
   }, [bookmarkSettled, note.event.id]);
-  const viewer: ViewerState = { liked, reposted, replied: !!server?.replied, zapped: !!server?.zapped };
-  return { ...viewer, bookmarked, stats: shownStats(note.stats, server, viewer) };
+  // A zap sent here shows at once; once the receipt is counted by the server the local part goes.
+  const zapSettled = local?.zapSats !== undefined && note.stats.satszapped >= (local.zapBase ?? 0) + local.zapSats;
+  useEffect(() => {
+    if (zapSettled) setPending(note.event.id, { zapSats: undefined, zapCount: undefined, zapBase: undefined });
+  }, [zapSettled, note.event.id]);
+  const zapping = local?.zapSats !== undefined && !zapSettled;
+  const viewer: ViewerState = { liked, reposted, replied: !!server?.replied, zapped: !!server?.zapped || zapping };
+  const stats = shownStats(note.stats, server, viewer);
+  if (zapping) {
+    stats.satszapped = Math.max(stats.satszapped, (local.zapBase ?? 0) + (local.zapSats ?? 0));
+    stats.zaps += local.zapCount ?? 0;
+  }
+  return { ...viewer, bookmarked, stats };
 }
 
 /** Spec §4 Like: a kind 7 '+'; a second like of the same note is ignored by the account. */
@@ -108,6 +124,41 @@ export async function likeNote(note: FeedNote, alreadyLiked: boolean): Promise<v
   if (result.ok) return;
   setPending(id, { liked: undefined });
   toastError(i18n.t('toast.likeFailed', { ns: ACTIONS_NS }));
+}
+
+export interface ZapChoice {
+  amountSats: number;
+  comment: string;
+}
+
+/**
+ * A zap of a note paid by the active wallet (worker: LNURL-pay, NIP-57 request, NWC). The count and
+ * the zapped state change at once and roll back with the spec's 'zap fail' toast.
+ */
+export async function zapNote(note: FeedNote, choice: ZapChoice): Promise<boolean> {
+  const id = note.event.id;
+  const before = pending.get(id);
+  if (!note.author.lud16 && !note.author.lud06) {
+    toastError(i18n.t('toast.cannotZap', { ns: ACTIONS_NS }));
+    return false;
+  }
+  setPending(id, {
+    zapBase: before?.zapBase ?? note.stats.satszapped,
+    zapSats: (before?.zapSats ?? 0) + choice.amountSats,
+    zapCount: (before?.zapCount ?? 0) + 1,
+  });
+  const api = await fullApi();
+  const result = await api
+    .zap({ recipient: note.event.pubkey, lud16: note.author.lud16, lud06: note.author.lud06, event: note.event, amountSats: choice.amountSats, comment: choice.comment })
+    .catch(() => ({ status: 'failed' as const, reason: 'failed' }));
+  if (result.status === 'paid') return true;
+  const now = pending.get(id);
+  const sats = (now?.zapSats ?? 0) - choice.amountSats;
+  setPending(id, sats > 0 ? { zapSats: sats, zapCount: Math.max(0, (now?.zapCount ?? 1) - 1) } : { zapSats: undefined, zapCount: undefined, zapBase: undefined });
+  if (result.reason === 'no-address') toastError(i18n.t('toast.cannotZap', { ns: ACTIONS_NS }));
+  else if (result.reason === 'no-wallet') toastError(i18n.t('toast.noWallet', { ns: ACTIONS_NS }));
+  else toastError(i18n.t('toast.zapFailed', { ns: ACTIONS_NS }));
+  return false;
 }
 
 export async function toggleBookmark(note: FeedNote, bookmarked: boolean): Promise<void> {

@@ -1,10 +1,15 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { decode } from 'light-bolt11-decoder';
 import { formatFullDate } from '../../lib/format';
 import { NOTE_NS } from '../../lib/noteI18n';
 import { ZapIcon } from '../Icons';
 import { CopyButton } from './CopyButton';
+import { QrCode } from '../QrCode';
+import { fullApi, useActingPubkey } from '../../lib/account';
+import { confirmDialog } from '../../lib/overlays';
+import { toastError } from '../../lib/toast';
+import { useWallet } from '../wallet/useWallet';
 
 interface Invoice {
   sats?: number;
@@ -48,6 +53,44 @@ export default function InvoiceCard({ invoice }: { invoice: string }) {
     );
   }
   const expired = info.expiresAt !== undefined && info.expiresAt * 1000 < Date.now();
+  return <InvoiceBody invoice={invoice} info={info} expired={expired} locale={locale} />;
+}
+
+/** Spec: paying an invoice asks first; the active wallet pays it in the worker. */
+function PayArea({ invoice, info, locale }: { invoice: string; info: Invoice; locale: string }) {
+  const { t } = useTranslation(NOTE_NS);
+  const acting = useActingPubkey();
+  const wallet = useWallet();
+  const [state, setState] = useState<'idle' | 'paying' | 'paid'>('idle');
+  const payer = wallet?.connections.find((c) => c.id === wallet.active);
+  if (state === 'paid') return <span className="note-card-paid" role="status">{t('invoice.paid')}</span>;
+  if (!acting || !payer || info.sats === undefined) {
+    return <QrCode value={`lightning:${invoice}`} label={t('invoice.qr')} className="note-card-qr" />;
+  }
+  const pay = async () => {
+    const ok = await confirmDialog({
+      title: t('invoice.confirmTitle'),
+      message: t('invoice.confirmMessage', { amount: (info.sats ?? 0).toLocaleString(locale), wallet: payer.name }),
+      confirmLabel: t('invoice.pay'),
+    });
+    if (!ok) return;
+    setState('paying');
+    const result = await (await fullApi()).payInvoice(invoice).catch(() => ({ status: 'failed' as const }));
+    if (result.status === 'paid') setState('paid');
+    else {
+      setState('idle');
+      toastError(t('invoice.payFailed'));
+    }
+  };
+  return (
+    <button type="button" className="button note-card-pay" disabled={state === 'paying'} onClick={() => void pay()}>
+      {t('invoice.pay')}
+    </button>
+  );
+}
+
+function InvoiceBody({ invoice, info, expired, locale }: { invoice: string; info: Invoice; expired: boolean; locale: string }) {
+  const { t } = useTranslation(NOTE_NS);
   return (
     <section className="note-card note-card-invoice" aria-label={t('invoice.title')}>
       <span className="note-card-icon" aria-hidden="true">
@@ -65,6 +108,7 @@ export default function InvoiceCard({ invoice }: { invoice: string }) {
           </span>
         )}
       </span>
+      {!expired && <PayArea invoice={invoice} info={info} locale={locale} />}
       <CopyButton value={invoice} label={t('invoice.copy')} copiedLabel={t('invoice.copied')} />
     </section>
   );
