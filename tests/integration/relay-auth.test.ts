@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startPeerRelay, type TestRelay } from '../support/peer-relay.ts';
+import { CacheClient } from './cache-client.ts';
 
 let dir: string;
 let server: RunningServer;
@@ -165,6 +166,11 @@ describe('NIP-17 through our relay', () => {
     expect(carolRead).toEqual({ events: [] });
     const byId = await query(await connect(), 'byid', { ids: [wrap.id] });
     expect(byId).toEqual({ events: [] });
+    // Nor does the cache socket hand it out by id.
+    const cache = await CacheClient.connect(server.url.replace(/^http/, 'ws') + '/v1');
+    const fromCache = await cache.req('ev', 'events', { event_ids: [wrap.id, note.id] });
+    expect(fromCache.events.map((e) => e.id)).toEqual([note.id]);
+    await cache.close();
     carolSock.send(['COUNT', 'n', { kinds: [1059], '#p': [getPublicKey(bob)] }]);
     expect(((await carolSock.next(bySub('n')))[2] as string).startsWith('auth-required: ')).toBe(true);
   });
