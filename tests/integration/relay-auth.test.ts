@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
-import { startPeerRelay, type TestRelay } from '../support/peer-relay.ts';
+import { startPeerRelay, until, wsFactory, type TestRelay } from '../support/peer-relay.ts';
+import { RelayService } from '../../worker/relays.ts';
+import type { NostrEvent } from '../../worker/types.ts';
 import { CacheClient } from './cache-client.ts';
 
 let dir: string;
@@ -190,6 +192,31 @@ describe('NIP-17 through our relay', () => {
     const aliceInbox = (await query(a, 'in', { kinds: [1059], '#p': [getPublicKey(alice)] })).events.map((e) => nip17.unwrapEvent(e, alice));
     expect(aliceInbox.map((r) => [r.pubkey, r.content])).toContainEqual([getPublicKey(bob), 'Igen, ott leszek.']);
     expect(aliceInbox.map((r) => r.content)).toContain('Kérdés: jössz holnap?');
+  });
+});
+
+describe("the worker's relay pool", () => {
+  it('answers the challenge with the user\'s signer when gift wraps need AUTH, then receives them', async () => {
+    const service = new RelayService({ socketFactory: wsFactory });
+    const signed: number[] = [];
+    service.setAuthSigner(async (t) => {
+      signed.push(t.kind);
+      return finalizeEvent(t, bob) as NostrEvent;
+    });
+    try {
+      service.add(relayUrl);
+      const got: NostrEvent[] = [];
+      service.subscribe([{ kinds: [1059], '#p': [getPublicKey(bob)] }], { onEvent: (e) => got.push(e) });
+      service.connectAll();
+      const wrap = nip17.wrapEvent(carol, { publicKey: getPublicKey(bob) }, 'A munkásból') as Event;
+      const s = await connect();
+      expect((await publish(s, wrap))[2]).toBe(true);
+      await until(() => got.some((e) => e.id === wrap.id), 'the gift wrap through the pool');
+      expect(signed).toEqual([22242]);
+      expect(nip17.unwrapEvent(got.find((e) => e.id === wrap.id) as Event, bob).content).toBe('A munkásból');
+    } finally {
+      service.dispose();
+    }
   });
 });
 
