@@ -14,6 +14,8 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { startPeerRelay, until, wsFactory, type TestRelay } from '../support/peer-relay.ts';
 import { RelayService } from '../../worker/relays.ts';
+import { Signer } from '../../worker/signer.ts';
+import { unwrapPrivateMessage, wrapPrivateMessage, type PrivateCrypto } from '../../worker/nip17.ts';
 import type { NostrEvent } from '../../worker/types.ts';
 import { CacheClient } from './cache-client.ts';
 
@@ -217,6 +219,38 @@ describe("the worker's relay pool", () => {
     } finally {
       service.dispose();
     }
+  });
+});
+
+/** The worker's NIP-17 code on a local-key signer, as a logged-in account uses it. */
+function workerCrypto(secret: Uint8Array): PrivateCrypto {
+  const signer = new Signer();
+  const pubkey = signer.useLocal(secret);
+  return { pubkey, sign: (t) => signer.sign(t), nip44Encrypt: (pk, x) => signer.nip44Encrypt(pk, x), nip44Decrypt: (pk, x) => signer.nip44Decrypt(pk, x) };
+}
+
+describe("the worker's NIP-17 code through our relay", () => {
+  it('sends both ways between two accounts, each reading only its own wraps after AUTH', async () => {
+    const dora = generateSecretKey();
+    const ede = generateSecretKey();
+    const [d, e] = [workerCrypto(dora), workerCrypto(ede)];
+    const now = Math.floor(Date.now() / 1000);
+    const first = await wrapPrivateMessage(d, e.pubkey, 'Ede, ráérsz?', now);
+    const reply = await wrapPrivateMessage(e, d.pubkey, 'Igen, Dóra!', now + 1);
+    const ds = await connect();
+    const es = await connect();
+    await authenticate(ds, dora);
+    await authenticate(es, ede);
+    for (const w of [first.toRecipient, first.toSelf]) expect((await publish(ds, w as Event))[2]).toBe(true);
+    for (const w of [reply.toRecipient, reply.toSelf]) expect((await publish(es, w as Event))[2]).toBe(true);
+    const read = async (s: Socket, who: PrivateCrypto) => {
+      const { events } = await query(s, `in-${who.pubkey.slice(0, 8)}`, { kinds: [1059], '#p': [who.pubkey] });
+      const msgs = await Promise.all(events.map((ev) => unwrapPrivateMessage(who, ev as NostrEvent)));
+      return msgs.map((m) => [m.sender === who.pubkey ? 'me' : 'them', m.text]).sort();
+    };
+    // Each side sees the whole conversation: what it received and its own copies.
+    expect(await read(ds, d)).toEqual([['me', 'Ede, ráérsz?'], ['them', 'Igen, Dóra!']]);
+    expect(await read(es, e)).toEqual([['me', 'Igen, Dóra!'], ['them', 'Ede, ráérsz?']]);
   });
 });
 
