@@ -33,10 +33,12 @@ export function dmPhase(net: Network): NostrEvent[] {
   demoPeers.push(...rng.sample(strangers, DEMO_LOGIN_DM_PEERS - demoPeers.length));
   for (const i of demoPeers) addPair(net.users[i], demo);
   const demoPairCount = pairs.length;
+  // The rest of the network writes among itself: the demo login keeps exactly its own conversations.
+  const rest = users.filter((u) => u !== demo);
   for (let tries = 0; pairs.length < demoPairCount + net.counts.dmPairs && tries < net.counts.dmPairs * 20; tries++) {
-    const a = rng.pick(users);
-    const others = a.follows.filter((i) => i !== 0);
-    addPair(a, others.length > 0 ? net.users[rng.pick(others)] : rng.pick(users));
+    const a = rng.pick(rest);
+    const others = a.follows.filter((i) => i > 1);
+    addPair(a, others.length > 0 ? net.users[rng.pick(others)] : rng.pick(rest));
   }
   const out: NostrEvent[] = [];
   pairs.forEach((pair, pairIndex) => {

@@ -123,6 +123,12 @@ describe('NIP-42 AUTH', () => {
     expect(skewed.slice(2)).toEqual([true, '']);
   });
 
+  it('lists NIP-17, NIP-42 and NIP-59 in its NIP-11 document', async () => {
+    const res = await fetch(`${server.url}/relay`, { headers: { Accept: 'application/nostr+json' } });
+    const info = (await res.json()) as { supported_nips: number[] };
+    expect(info.supported_nips).toEqual(expect.arrayContaining([17, 42, 59]));
+  });
+
   it('answers a REQ or COUNT for gift wraps without AUTH with CLOSED auth-required', async () => {
     const s = await connect();
     const { events, closed } = await query(s, 'wraps', { kinds: [1059], '#p': [getPublicKey(bob)] });
