@@ -19,7 +19,9 @@ export type RelayMessage =
   | { type: 'EOSE'; subId: string }
   | { type: 'OK'; id: string; ok: boolean; message: string }
   | { type: 'CLOSED'; subId: string; message: string }
-  | { type: 'NOTICE'; message: string };
+  | { type: 'NOTICE'; message: string }
+  /** NIP-42: the relay's challenge, answered only when a request needs it. */
+  | { type: 'AUTH'; challenge: string };
 
 export interface RelaySocketInput {
   url: string;
@@ -42,6 +44,8 @@ interface RememberedSub {
    * what came after. Cleared at its EOSE, so a second drop before it keeps the earlier, safer time.
    */
   resumeSince?: number;
+  /** Refused with `auth-required:` (NIP-42): sent again once an AUTH is accepted. */
+  waitingAuth?: boolean;
 }
 
 export type RelayEvent =
@@ -53,6 +57,8 @@ export type RelayEvent =
   | { type: 'SUBSCRIBE'; subId: string; filters: RelayFilter[] }
   | { type: 'UNSUBSCRIBE'; subId: string }
   | { type: 'PUBLISH'; event: NostrEvent }
+  /** Answers the connection's challenge with this signed kind-22242 event. */
+  | { type: 'AUTHENTICATE'; event: NostrEvent }
   | RelaySocketFeedback;
 
 export interface RelayContext extends RelayFlags {
@@ -64,6 +70,9 @@ export interface RelayContext extends RelayFlags {
   droppedAt?: number;
   subs: Record<string, RememberedSub>;
   now: () => number;
+  /** The challenge of the current connection, and the id of our answer to it while unconfirmed. */
+  challenge?: string;
+  authId?: string;
 }
 
 export interface RelayInput {
@@ -139,7 +148,7 @@ export const relayMachine = setup({
       const at = context.droppedAt ?? context.now();
       const subs: Record<string, RememberedSub> = {};
       for (const [id, sub] of Object.entries(context.subs)) subs[id] = { ...sub, resumeSince: sub.resumeSince ?? at };
-      return { droppedAt: at, subs, connected: false };
+      return { droppedAt: at, subs, connected: false, challenge: undefined, authId: undefined };
     }),
     resubscribe: enqueueActions(({ context, enqueue }) => {
       if (!context.read) return;
@@ -167,6 +176,11 @@ export const relayMachine = setup({
         enqueue.sendTo('socket', { type: 'SOCKET.SEND', data });
       }
     }),
+    authenticate: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'AUTHENTICATE' || !context.connected) return;
+      enqueue.assign({ authId: event.event.id });
+      enqueue.sendTo('socket', { type: 'SOCKET.SEND', data: JSON.stringify(['AUTH', event.event]) });
+    }),
     publish: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'PUBLISH' || !context.connected) return;
       enqueue.sendTo('socket', { type: 'SOCKET.SEND', data: JSON.stringify(['EVENT', event.event]) });
@@ -180,8 +194,20 @@ export const relayMachine = setup({
         const caughtUp = Object.values(subs).every((s) => s.resumeSince === undefined);
         enqueue.assign({ subs, droppedAt: caughtUp ? undefined : context.droppedAt });
       }
-      // The relay ended the subscription itself (NIP-01 CLOSED); sending it again would be refused again.
-      if (msg.type === 'CLOSED' && msg.subId in context.subs) {
+      if (msg.type === 'AUTH') enqueue.assign({ challenge: msg.challenge });
+      // Refused until we authenticate: kept, and sent again after an accepted AUTH.
+      if (msg.type === 'CLOSED' && msg.subId in context.subs && msg.message.startsWith('auth-required:')) {
+        enqueue.assign({ subs: { ...context.subs, [msg.subId]: { ...context.subs[msg.subId], waitingAuth: true } } });
+      } else if (msg.type === 'OK' && msg.id === context.authId) {
+        const subs: Record<string, RememberedSub> = {};
+        for (const [id, sub] of Object.entries(context.subs)) {
+          const { waitingAuth, ...rest } = sub;
+          subs[id] = rest;
+          if (msg.ok && waitingAuth && context.read) enqueue.sendTo('socket', { type: 'SOCKET.SEND', data: reqFrame(id, rest) });
+        }
+        enqueue.assign({ authId: undefined, subs: msg.ok ? subs : context.subs });
+      } else if (msg.type === 'CLOSED' && msg.subId in context.subs) {
+        // The relay ended the subscription itself (NIP-01 CLOSED); sending it again would be refused again.
         const { [msg.subId]: _gone, ...rest } = context.subs;
         enqueue.assign({ subs: rest });
       }
@@ -208,6 +234,7 @@ export const relayMachine = setup({
     SUBSCRIBE: { actions: 'remember' },
     UNSUBSCRIBE: { actions: 'forget' },
     PUBLISH: { actions: 'publish' },
+    AUTHENTICATE: { actions: 'authenticate' },
   },
   states: {
     idle: {
@@ -288,6 +315,8 @@ export function parseRelayFrame(data: string): RelayMessage | undefined {
       return typeof a === 'string' ? { type, subId: a, message: str(b) } : undefined;
     case 'NOTICE':
       return { type, message: str(a) };
+    case 'AUTH':
+      return typeof a === 'string' && a.length > 0 && a.length <= 256 ? { type, challenge: a } : undefined;
     default:
       return undefined;
   }

@@ -76,7 +76,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const relayWss = new WebSocketServer(wssOptions);
   const uploadWss = new WebSocketServer(wssOptions);
   const walletWss = new WebSocketServer(wssOptions);
-  const routes = new Map<string, { wss: WebSocketServer; handle: (ws: WebSocket, ctx: ServerContext) => void }>([
+  const routes = new Map<string, { wss: WebSocketServer; handle: (ws: WebSocket, ctx: ServerContext, req: IncomingMessage) => void }>([
     ['/v1', { wss: cacheWss, handle: handleCacheConnection }],
     ['/relay', { wss: relayWss, handle: handleRelayConnection }],
     ['/upload', { wss: uploadWss, handle: handleUploadConnection }],
@@ -101,7 +101,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     route.wss.handleUpgrade(req, socket, head, (ws) => {
       supervisor.watch(ws);
       try {
-        route.handle(ws, ctx);
+        route.handle(ws, ctx, req);
       } catch (err) {
         if (config.verbose) console.error('Kapcsolatkezelési hiba:', err);
         ws.terminate();

@@ -54,6 +54,7 @@ export function createNetwork(options: NetworkOptions): Network {
   const relays = new RelayService({ socketFactory: options.relaySocketFactory });
   const activity = new ActivityService(options.cache, relays);
   let signer = options.signer;
+  relays.setAuthSigner(signer);
   const publish = createPublisher({
     relays,
     request: options.request,
@@ -138,6 +139,7 @@ export function createNetwork(options: NetworkOptions): Network {
     activity,
     setSigner(s) {
       signer = s;
+      relays.setAuthSigner(s);
     },
     closeTab(tabId) {
       for (const [handle, h] of [...handles]) if (h.tabId === tabId) drop(handle);

@@ -8,7 +8,10 @@ import { checkRelayUrl, parseRelayFrame, relayMachine, relayStateOf, type RelayA
 import { relayOf, relayPoolMachine, relaysFromEvent, type RelayPoolActor, type SuspendReason } from '../machines/relayPool.ts';
 import { REASON_FAILED, REASON_NO_CONFIRMATION, type RelayAnswer } from '../machines/publish.ts';
 import type { SocketCommand } from '../machines/cacheSocket.ts';
-import type { AddRelayResult, NostrEvent, RelayFilter, RelayInfo } from './types.ts';
+import type { AddRelayResult, NostrEvent, RelayFilter, RelayInfo, UnsignedEvent } from './types.ts';
+
+/** NIP-42 client authentication event. */
+const KIND_CLIENT_AUTH = 22242;
 
 /** The part of the WebSocket API the relay socket uses; browsers' WebSocket and the `ws` package both fit. */
 export interface WebSocketLike {
@@ -81,8 +84,11 @@ export class RelayService {
   private scheduled = false;
   private counter = 0;
   private readonly poolSub: XSubscription;
+  private authSigner: ((template: UnsignedEvent) => Promise<NostrEvent>) | undefined;
+  private readonly now: () => number;
 
   constructor(options: RelayServiceOptions = {}) {
+    this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
     const relay = relayMachine.provide({ actors: { socket: relaySocketActor(options.socketFactory) } });
     this.pool = createActor(relayPoolMachine.provide({ actors: { relay } }), { input: { now: options.now } });
     this.poolSub = this.pool.subscribe(() => {
@@ -207,6 +213,38 @@ export class RelayService {
     return cancel;
   }
 
+  /**
+   * The signer that answers NIP-42 challenges (the logged-in user's), or none. The pool
+   * authenticates only when a relay refuses a request with `auth-required:` (gift wraps, NIP-17),
+   * so relays that do not need to know who reads do not learn it.
+   */
+  setAuthSigner(signer: ((template: UnsignedEvent) => Promise<NostrEvent>) | undefined): void {
+    this.authSigner = signer;
+  }
+
+  private authenticate(url: string): void {
+    const child = relayOf(this.pool.getSnapshot(), url);
+    const signer = this.authSigner;
+    if (!child || !signer) return;
+    const ctx = child.getSnapshot().context;
+    const waiting = Object.values(ctx.subs).some((s) => s.waitingAuth);
+    if (!waiting || ctx.challenge === undefined || ctx.authId !== undefined) return;
+    const challenge = ctx.challenge;
+    const template: UnsignedEvent = {
+      kind: KIND_CLIENT_AUTH,
+      created_at: this.now(),
+      tags: [['relay', url], ['challenge', challenge]],
+      content: '',
+    };
+    signer(template).then(
+      (event) => {
+        // A reconnect meanwhile brings a new challenge: this answer would be refused.
+        if (child.getSnapshot().context.challenge === challenge) child.send({ type: 'AUTHENTICATE', event });
+      },
+      () => undefined,
+    );
+  }
+
   dispose(): void {
     this.poolSub.unsubscribe();
     for (const { subs } of this.childSubs.values()) for (const s of subs) s.unsubscribe();
@@ -233,6 +271,11 @@ export class RelayService {
   }
 
   private route(url: string, msg: RelayMessage): void {
+    if (msg.type === 'AUTH' || (msg.type === 'CLOSED' && msg.message.startsWith('auth-required:'))) {
+      // After the machine has taken the message in (the sub marked as waiting, the challenge kept).
+      queueMicrotask(() => this.authenticate(url));
+      return;
+    }
     if (msg.type === 'OK') {
       for (const waiter of [...this.okWaiters]) waiter(url, msg);
       return;

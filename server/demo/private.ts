@@ -4,7 +4,15 @@ import { Network, type User } from './model.ts';
 import { WeightedPicker } from './rng.ts';
 import { DELETION_REASONS, DM_CONVERSATIONS, MUTED_HASHTAGS, MUTED_WORDS } from './text-social.ts';
 
-/** NIP-04 direct messages; the demo login gets a few conversations of its own. */
+/** How many people the demo login has conversations with, whatever the scale. */
+export const DEMO_LOGIN_DM_PEERS = 5;
+
+/**
+ * NIP-04 direct messages. The demo login always gets DEMO_LOGIN_DM_PEERS conversations of its
+ * own (outside the scale's pair count, so /dms is alive even on a tiny network); in every
+ * second one the demo login wrote last, which the seed reads as "already read" (one answers
+ * what one has read), so some stay unread and some do not.
+ */
 export function dmPhase(net: Network): NostrEvent[] {
   const rng = net.rng.fork('dms');
   const crypto = new Nip04Encryptor();
@@ -18,21 +26,30 @@ export function dmPhase(net: Network): NostrEvent[] {
     seen.add(key);
     pairs.push([a, b]);
   };
-  const demoFriends = rng.sample([...new Set([...demo.follows, ...demo.followers])].filter((i) => i !== 0), 5);
-  for (const i of demoFriends) {
-    if (pairs.length >= net.counts.dmPairs) break;
-    // Either side may have started the conversation.
-    if (rng.chance(0.5)) addPair(demo, net.users[i]);
-    else addPair(net.users[i], demo);
-  }
-  for (let tries = 0; pairs.length < net.counts.dmPairs && tries < net.counts.dmPairs * 20; tries++) {
-    const a = rng.pick(users);
-    const others = a.follows.filter((i) => i !== 0);
-    addPair(a, others.length > 0 ? net.users[rng.pick(others)] : rng.pick(users));
+  const friends = [...new Set([...demo.follows, ...demo.followers])].filter((i) => i > 1);
+  // Short of friends (a tiny network), anyone else will do.
+  const strangers = users.map((u) => u.idx).filter((i) => i > 1 && !friends.includes(i));
+  const demoPeers = rng.sample(friends, DEMO_LOGIN_DM_PEERS);
+  demoPeers.push(...rng.sample(strangers, DEMO_LOGIN_DM_PEERS - demoPeers.length));
+  for (const i of demoPeers) addPair(net.users[i], demo);
+  const demoPairCount = pairs.length;
+  // The rest of the network writes among itself: the demo login keeps exactly its own conversations.
+  const rest = users.filter((u) => u !== demo);
+  for (let tries = 0; pairs.length < demoPairCount + net.counts.dmPairs && tries < net.counts.dmPairs * 20; tries++) {
+    const a = rng.pick(rest);
+    const others = a.follows.filter((i) => i > 1);
+    addPair(a, others.length > 0 ? net.users[rng.pick(others)] : rng.pick(rest));
   }
   const out: NostrEvent[] = [];
-  pairs.forEach(([first, second], pairIndex) => {
+  pairs.forEach((pair, pairIndex) => {
     const lines = rng.pick(DM_CONVERSATIONS);
+    let [first, second] = pair;
+    if (pairIndex < demoPairCount) {
+      // The speakers alternate, so who opens decides who writes the last line.
+      const demoLast = pairIndex % 2 === 1;
+      const firstWritesLast = (lines.length - 1) % 2 === 0;
+      if ((first === demo) !== (demoLast === firstWritesLast)) [first, second] = [second, first];
+    }
     let t: number | null = net.sampleTime(rng, Math.max(first.joinedAt, second.joinedAt) + 3600);
     lines.forEach((line, lineIndex) => {
       if (t === null) return;

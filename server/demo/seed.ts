@@ -1,4 +1,7 @@
+import { eventsByIds } from '../cache/data.ts';
 import type { ServerContext } from '../context.ts';
+import { markDmThreadRead, TOTAL_PEER } from '../ingest/index-dms.ts';
+import { DEMO_LOGIN_PUBKEY } from './accounts.ts';
 import { DEFAULT_DEMO_SEED, generateDemoNetwork } from './generate.ts';
 
 const SEEDED_KEY = 'demo_seeded';
@@ -80,8 +83,26 @@ export async function seedDemoIfEmpty(ctx: ServerContext): Promise<void> {
       nextReport = (Math.floor(done / PROGRESS_STEP) + 1) * PROGRESS_STEP;
     }
   }
+  await markDemoLoginRepliesRead(ctx);
   if (rejected > 0) console.warn(`Demó hálózat: ${rejected} esemény elutasítva (első: ${firstRejection})`);
   await writeMeta(ctx, SEEDED_KEY, JSON.stringify({ ...state, events: total, stored, rejected, at: Math.floor(Date.now() / 1000) }));
   await ctx.db.run('DELETE FROM meta WHERE key = ?', [SEEDING_KEY]);
   log(`Demó hálózat kész: ${stored} új esemény, ${((Date.now() - started) / 1000).toFixed(1)} mp.`);
+}
+
+/**
+ * Unread counts are the server's state, not events: the demo login has read the conversations
+ * it answered last (the generator makes that every second one), the others stay unread.
+ */
+async function markDemoLoginRepliesRead(ctx: ServerContext): Promise<void> {
+  const owner = DEMO_LOGIN_PUBKEY;
+  const rows = await ctx.db.all<{ peer: string; latest_event_id: string }>(
+    'SELECT peer, latest_event_id FROM dm_threads WHERE owner = ? AND peer <> ?',
+    [owner, TOTAL_PEER],
+  );
+  const latest = await eventsByIds(ctx.db, rows.map((r) => r.latest_event_id));
+  for (const r of rows) {
+    if (latest.get(r.latest_event_id)?.pubkey !== owner) continue;
+    await ctx.db.transaction((tx) => markDmThreadRead(tx, owner, r.peer));
+  }
 }

@@ -80,7 +80,7 @@ function relayInfo(res: ServerResponse): void {
       description: 'A Strucc gyorsítótár-szerver relé felülete',
       software: 'strucc',
       version: APP_VERSION,
-      supported_nips: [1, 9, 11, 45],
+      supported_nips: [1, 9, 11, 17, 42, 45, 59],
       limitation: { max_message_length: 512 * 1024, max_subscriptions: 200, max_limit: 1000, default_limit: 500 },
     },
     { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/nostr+json' },

@@ -53,6 +53,20 @@ async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
   await bump(tx, receiver, TOTAL_PEER, 1, ev);
 }
 
+/** Marks one conversation of `owner` read: its unread count leaves the owner's total too. */
+export async function markDmThreadRead(tx: Queryable, owner: string, peer: string): Promise<void> {
+  const row = await tx.get<{ cnt: number | string }>('SELECT cnt FROM dm_threads WHERE owner = ? AND peer = ?', [owner, peer]);
+  const cnt = Number(row?.cnt ?? 0);
+  if (cnt <= 0) return;
+  await tx.run('UPDATE dm_threads SET cnt = 0 WHERE owner = ? AND peer = ?', [owner, peer]);
+  await tx.run('UPDATE dm_threads SET cnt = CASE WHEN cnt > ? THEN cnt - ? ELSE 0 END WHERE owner = ? AND peer = ?', [
+    cnt,
+    cnt,
+    owner,
+    TOTAL_PEER,
+  ]);
+}
+
 /** After a message is deleted, each side's latest message is the newest one left, or the row goes. */
 async function refreshLatest(tx: Queryable, owner: string, peer: string): Promise<void> {
   const row = await tx.get<{ event_id: string; created_at: number | string }>(

@@ -22,6 +22,8 @@ export function isEphemeralKind(kind: number): boolean {
 const LISTED_KINDS = new Set([
   0, 1, 2, 3, 4, 5, 6, 7, 9735, 10000, 10002, 30000, 30023, 10003, 9802, 20, 39089, 1984, 1068, 1018, 6969, 1311, 30311,
   34235, 34236, 1111,
+  // NIP-17 private messages: seals and gift wraps (the relay serves wraps only to their recipient).
+  13, 1059,
 ]);
 const REFUSED_KINDS = new Set([30382, 30383, 29333]);
 

@@ -1,10 +1,12 @@
 import type { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { WebSocket, type RawData } from 'ws';
 import type { ImportResult, NostrEvent, ServerContext, ServerLimits } from '../context.ts';
 import { isEphemeralKind } from '../ingest/kinds.ts';
 import { initVerifier, validateShape, verifySignature } from '../ingest/verify.ts';
 import { headSubid } from '../cache/framing.ts';
 import { overBuffered } from '../sockets.ts';
+import { asksForGiftWraps, mayReceive, newChallenge, verifyAuth } from './auth.ts';
 import { countEvents, type Filter, matchFilter, parseFilter, queryEvents } from './filters.ts';
 
 export const MAX_FRAME_BYTES = 512 * 1024;
@@ -31,6 +33,10 @@ interface Connection {
    */
   queries: number;
   limits: ServerLimits;
+  /** The NIP-42 challenge sent on connect, and the pubkeys that answered it. */
+  challenge: string;
+  authed: Set<string>;
+  host: string | undefined;
 }
 
 /** One live listener per server, fanning out to every relay connection. */
@@ -61,6 +67,7 @@ function send(ws: WebSocket, message: unknown[]): void {
 
 function deliver(conn: Connection, event: NostrEvent): void {
   if (conn.ws.readyState !== WebSocket.OPEN || conn.ws.bufferedAmount > MAX_BUFFERED_BYTES) return;
+  if (!mayReceive(event, conn.authed)) return;
   for (const [id, sub] of conn.subs) {
     if (!sub.filters.some((f) => matchFilter(f, event))) continue;
     if (sub.backlog) sub.backlog.push(event);
@@ -105,8 +112,17 @@ function importerFor(ctx: ServerContext): (event: unknown) => Promise<ImportResu
 }
 
 /** Serves one NIP-01 relay connection. Bad input gets NOTICE or CLOSED; nothing here throws. */
-export function handleRelayConnection(ws: WebSocket, ctx: ServerContext): void {
-  const conn: Connection = { ws, subs: new Map(), pendingEvents: 0, queries: 0, limits: ctx.config.limits };
+export function handleRelayConnection(ws: WebSocket, ctx: ServerContext, req?: IncomingMessage): void {
+  const conn: Connection = {
+    ws,
+    subs: new Map(),
+    pendingEvents: 0,
+    queries: 0,
+    limits: ctx.config.limits,
+    challenge: newChallenge(),
+    authed: new Set(),
+    host: req?.headers.host,
+  };
   const conns = connectionsOf(ctx);
   conns.add(conn);
   ctx.stats.relayConnections++;
@@ -127,6 +143,7 @@ export function handleRelayConnection(ws: WebSocket, ctx: ServerContext): void {
   ws.on('message', (data: RawData) => {
     handleFrame(conn, ctx, data).catch((err: unknown) => send(ws, ['NOTICE', `error: ${(err as Error).message}`]));
   });
+  send(ws, ['AUTH', conn.challenge]);
 }
 
 function frameBytes(data: RawData): Buffer {
@@ -173,6 +190,8 @@ async function handleFrame(conn: Connection, ctx: ServerContext, data: RawData):
         conn.queries--;
       }
     }
+    case 'AUTH':
+      return onAuth(conn, ctx, msg[1]);
     case 'CLOSE':
       if (typeof msg[1] !== 'string') send(ws, ['NOTICE', 'invalid: CLOSE needs a subscription id']);
       else conn.subs.delete(msg[1]);
@@ -209,6 +228,18 @@ async function onEvent(conn: Connection, ctx: ServerContext, raw: unknown): Prom
   } finally {
     conn.pendingEvents--;
   }
+}
+
+async function onAuth(conn: Connection, ctx: ServerContext, raw: unknown): Promise<void> {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string') {
+    send(conn.ws, ['NOTICE', 'invalid: AUTH needs an event object with an id']);
+    return;
+  }
+  const result = await verifyAuth(raw, conn.challenge, conn.host, ctx.now());
+  if ('reason' in result) return send(conn.ws, ['OK', id, false, result.reason]);
+  conn.authed.add(result.pubkey);
+  send(conn.ws, ['OK', id, true, '']);
 }
 
 /** Validates the common ["REQ"|"COUNT", subId, ...filters] shape; sends the refusal itself. */
@@ -248,6 +279,11 @@ async function onReq(conn: Connection, ctx: ServerContext, msg: unknown[]): Prom
   const parsed = parseSubscription(conn, msg);
   if (!parsed) return;
   const { subId, filters } = parsed;
+  if (conn.authed.size === 0 && filters.some(asksForGiftWraps)) {
+    conn.subs.delete(subId);
+    send(conn.ws, ['CLOSED', subId, 'auth-required: gift wraps are served only to their recipient after AUTH']);
+    return;
+  }
   const maxSubs = conn.limits.relayMaxSubscriptions;
   if (!conn.subs.has(subId) && conn.subs.size >= maxSubs) {
     send(conn.ws, ['CLOSED', subId, `blocked: at most ${maxSubs} open subscriptions per connection`]);
@@ -268,18 +304,25 @@ async function onReq(conn: Connection, ctx: ServerContext, msg: unknown[]): Prom
   if (conn.subs.get(subId) !== sub) return;
   const sent = new Set<string>();
   for (const event of events) {
+    if (!mayReceive(event, conn.authed)) continue;
     sent.add(event.id);
     send(conn.ws, ['EVENT', subId, event]);
   }
   send(conn.ws, ['EOSE', subId]);
   const backlog = sub.backlog ?? [];
   sub.backlog = null;
-  for (const event of backlog) if (!sent.has(event.id)) send(conn.ws, ['EVENT', subId, event]);
+  for (const event of backlog) if (!sent.has(event.id) && mayReceive(event, conn.authed)) send(conn.ws, ['EVENT', subId, event]);
 }
 
 async function onCount(conn: Connection, ctx: ServerContext, msg: unknown[]): Promise<void> {
   const parsed = parseSubscription(conn, msg);
   if (!parsed) return;
+  // A count cannot be filtered event by event, so it must name only authenticated recipients.
+  const ownWraps = (f: Filter) => (f.tags.get('p') ?? []).length > 0 && (f.tags.get('p') ?? []).every((pk) => conn.authed.has(pk));
+  if (parsed.filters.some((f) => asksForGiftWraps(f) && !ownWraps(f))) {
+    send(conn.ws, ['CLOSED', parsed.subId, 'auth-required: gift wraps are counted only for their authenticated recipient']);
+    return;
+  }
   if (parsed.filters.some(isOpenFilter)) {
     send(conn.ws, ['CLOSED', parsed.subId, 'blocked: COUNT needs ids, authors, kinds or a tag in every filter']);
     return;

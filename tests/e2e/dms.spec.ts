@@ -5,7 +5,8 @@ import * as nip04 from 'nostr-tools/nip04';
 import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import type { AccountSnapshot, LogEntry } from '../../worker/types.ts';
 import { englishIn } from './support/catalogue.ts';
-import { demoUser } from '../../server/demo/accounts.ts';
+import { DEMO_LOGIN_NSEC, demoUser } from '../../server/demo/accounts.ts';
+import { DEMO_LOGIN_DM_PEERS } from '../../server/demo/private.ts';
 import { displayName, parseProfile } from '../../worker/profile.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { baseUrl, latestEvent, openApp, publishAccepted, queryRelay, signIn, useLocalRelay, type Driven } from './support/session.ts';
@@ -267,6 +268,29 @@ test('the people search starts a conversation; the message box has the note comp
   await expect(bubble).toContainText('☕');
   // The mention is rendered by the note content renderer, as a link to the profile.
   await expect(bubble.locator(`a[href*="${npubEncode(other.pubkey)}"]`).first()).toBeVisible();
+  await context.close();
+});
+
+test('the demo login finds its demo conversations on /dms, some of them unread', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext();
+  await enableDevMode(context);
+  const page = await context.newPage();
+  await openApp(page, '/home');
+  const result = await page.evaluate((nsec) => (window.strucc!.api as unknown as Driven).login({ method: 'nsec', nsec }), DEMO_LOGIN_NSEC);
+  expect(result).toMatchObject({ ok: true });
+  // The seed left some conversations unread: the navigation shows their total.
+  await expect(dmBadge(page)).toHaveText(/^[1-9]/, { timeout: 20_000 });
+  await page.locator('.side-nav').getByRole('link', { name: 'Üzenetek' }).click();
+  await page.getByRole('tab', { name: 'Összes' }).click();
+  const rows = page.locator('.dm-contact');
+  await expect(rows).toHaveCount(DEMO_LOGIN_DM_PEERS, { timeout: 20_000 });
+  // Previews are decrypted in the worker: Hungarian text, not NIP-04 ciphertext.
+  await expect(rows.first()).not.toContainText('?iv=');
+  await expect(page.locator('.dm-contact .dm-unread').first()).toBeVisible();
+  const unread = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-unread') ?? 0)));
+  expect(unread.filter((n) => n > 0).length).toBeGreaterThan(0);
+  expect(unread.filter((n) => n === 0).length).toBeGreaterThan(0);
   await context.close();
 });
 

@@ -5,6 +5,7 @@ import type { ServerContext } from '../../server/context.ts';
 import { createImporter } from '../../server/ingest/importer.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
 import { seedDemoIfEmpty } from '../../server/demo/seed.ts';
+import { DEMO_LOGIN_PUBKEY } from '../../server/demo/accounts.ts';
 
 const NOW = 1_760_000_000;
 
@@ -35,6 +36,20 @@ describe('seedDemoIfEmpty', () => {
     expect(before).toBeGreaterThan(info.events * 0.9);
     await seedDemoIfEmpty(ctx);
     expect(await count()).toBe(before);
+    await ctx.db.close();
+  });
+
+  it('gives the demo login several conversations, the ones it answered last read and the others unread', { timeout: 120_000 }, async () => {
+    const ctx = context();
+    await seedDemoIfEmpty(ctx);
+    const rows = await ctx.db.all<{ peer: string; cnt: number }>('SELECT peer, cnt FROM dm_threads WHERE owner = ?', [DEMO_LOGIN_PUBKEY]);
+    const threads = rows.filter((r) => r.peer !== '');
+    const total = rows.find((r) => r.peer === '');
+    expect(threads.length).toBe(5);
+    const unread = threads.filter((r) => Number(r.cnt) > 0);
+    expect(unread.length).toBeGreaterThan(0);
+    expect(unread.length).toBeLessThan(threads.length);
+    expect(Number(total?.cnt)).toBe(unread.reduce((n, r) => n + Number(r.cnt), 0));
     await ctx.db.close();
   });
 

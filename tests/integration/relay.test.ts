@@ -44,6 +44,8 @@ async function rawSocket(): Promise<{ ws: WebSocket; next(pred?: (m: unknown[]) 
   const waiters: { pred: (m: unknown[]) => boolean; resolve: (m: unknown[]) => void }[] = [];
   ws.on('message', (data) => {
     const msg = JSON.parse(data.toString()) as unknown[];
+    // The NIP-42 greeting every connection gets first (tests/integration/relay-auth.test.ts covers it).
+    if (msg[0] === 'AUTH') return;
     const i = waiters.findIndex((w) => w.pred(msg));
     if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
     else inbox.push(msg);

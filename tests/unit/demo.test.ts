@@ -227,6 +227,24 @@ describe('generateDemoNetwork (small scale)', () => {
   });
 });
 
+describe('demo login conversations', () => {
+  it('talks with five people even on a small network; in every second one the demo login wrote last', () => {
+    const mine = ofKind(4).filter((d) => d.pubkey === DEMO_LOGIN.pubkey || tag(d, 'p') === DEMO_LOGIN.pubkey);
+    const lastBy = new Map<string, NostrEvent>();
+    for (const d of mine) {
+      const peer = d.pubkey === DEMO_LOGIN.pubkey ? tag(d, 'p')! : d.pubkey;
+      const prev = lastBy.get(peer);
+      if (!prev || d.created_at >= prev.created_at) lastBy.set(peer, d);
+    }
+    expect(lastBy.size).toBe(5);
+    const demoLast = [...lastBy.values()].filter((d) => d.pubkey === DEMO_LOGIN.pubkey).length;
+    expect(demoLast).toBeGreaterThan(0);
+    expect(demoLast).toBeLessThan(5);
+    // Other accounts still write to each other.
+    expect(ofKind(4).length).toBeGreaterThan(mine.length);
+  });
+});
+
 describe('generateDemoNetwork (full scale)', () => {
   it('reaches the full-scale counts', { timeout: 180_000 }, async () => {
     const started = performance.now();

@@ -57,7 +57,8 @@ describe('relay frames', () => {
     expect(parseRelayFrame('["EVENT","s",null]')).toBeUndefined();
     expect(parseRelayFrame('not json')).toBeUndefined();
     expect(parseRelayFrame('{"a":1}')).toBeUndefined();
-    expect(parseRelayFrame('["AUTH","challenge"]')).toBeUndefined();
+    expect(parseRelayFrame('["AUTH","challenge"]')).toEqual({ type: 'AUTH', challenge: 'challenge' });
+    expect(parseRelayFrame('["AUTH",{"id":"x"}]')).toBeUndefined();
   });
 });
 
@@ -228,6 +229,26 @@ describe('relay machine', () => {
     vi.advanceTimersByTime(1000);
     fake.open(URL);
     expect(sent()).toEqual([['REQ', 's', { kinds: [1] }]]);
+  });
+
+  it('a subscription refused with auth-required waits for an accepted AUTH and is sent again then', () => {
+    const { actor, sent, ctx } = start(fake);
+    actor.send({ type: 'CONNECT' });
+    fake.open(URL);
+    fake.receive(URL, { type: 'AUTH', challenge: 'c1' });
+    expect(ctx().challenge).toBe('c1');
+    actor.send({ type: 'SUBSCRIBE', subId: 'wraps', filters: [{ kinds: [1059] }] });
+    fake.receive(URL, { type: 'CLOSED', subId: 'wraps', message: 'auth-required: who are you?' });
+    expect(ctx().subs.wraps?.waitingAuth).toBe(true);
+    const auth = { id: 'a'.repeat(64), kind: 22242 } as NostrEvent;
+    actor.send({ type: 'AUTHENTICATE', event: auth });
+    expect(sent().at(-1)).toEqual(['AUTH', auth]);
+    fake.receive(URL, { type: 'OK', id: auth.id, ok: true, message: '' });
+    expect(sent().at(-1)).toEqual(['REQ', 'wraps', { kinds: [1059] }]);
+    expect(ctx().subs.wraps?.waitingAuth).toBeUndefined();
+    // A new connection has a new challenge: the old one is forgotten.
+    fake.close(URL);
+    expect(ctx().challenge).toBeUndefined();
   });
 
   it('read off closes the subscriptions and keeps them for read on; a 10002 write-only relay sends none', () => {

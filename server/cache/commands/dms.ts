@@ -1,6 +1,6 @@
 /** NIP-04 direct messages (S §3.6): contacts, conversations, unread counters and their resets. */
 import type { NostrEvent, ServerContext } from '../../context.ts';
-import { dmPair, TOTAL_PEER } from '../../ingest/index-dms.ts';
+import { dmPair, markDmThreadRead, TOTAL_PEER } from '../../ingest/index-dms.ts';
 import { CommandError } from '../args.ts';
 import type { AsyncCommand } from '../async.ts';
 import { eventsByIds, hiddenFor, profilesOf, type CacheObject } from '../data.ts';
@@ -128,18 +128,7 @@ const resetDirectmsgCount: Command = async (args, env) => {
   const { ev, params } = await requireSignedRequest(args, env, 'reset_directmsg_count');
   const owner = ev.pubkey;
   const sender = params.hex('sender');
-  await ctx.db.transaction(async (tx) => {
-    const row = await tx.get<{ cnt: number | string }>('SELECT cnt FROM dm_threads WHERE owner = ? AND peer = ?', [owner, sender]);
-    const cnt = Number(row?.cnt ?? 0);
-    if (cnt <= 0) return;
-    await tx.run('UPDATE dm_threads SET cnt = 0 WHERE owner = ? AND peer = ?', [owner, sender]);
-    await tx.run('UPDATE dm_threads SET cnt = CASE WHEN cnt > ? THEN cnt - ? ELSE 0 END WHERE owner = ? AND peer = ?', [
-      cnt,
-      cnt,
-      owner,
-      TOTAL_PEER,
-    ]);
-  });
+  await ctx.db.transaction((tx) => markDmThreadRead(tx, owner, sender));
   return [];
 };
 

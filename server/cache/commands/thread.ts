@@ -1,5 +1,6 @@
 /** `thread_view` and `events` (S §3.1). */
 import type { Queryable, SqlValue } from '../../store/db.ts';
+import { KIND_GIFT_WRAP } from '../../relay/auth.ts';
 import { eventsByIds, tombstones, type CacheObject } from '../data.ts';
 import { enrich, Output, type FeedItem } from '../enrich.ts';
 import type { Command } from '../registry.ts';
@@ -88,7 +89,8 @@ const threadView: Command = async (args, { ctx }) => {
 const events: Command = async (args, { ctx }) => {
   const ids = args.hexList('event_ids');
   const viewer = args.optHex('user_pubkey');
-  const present = [...(await eventsByIds(ctx.db, ids)).values()];
+  // Gift wraps go only to their recipient, which only the relay (after NIP-42 AUTH) can tell.
+  const present = [...(await eventsByIds(ctx.db, ids)).values()].filter((e) => e.kind !== KIND_GIFT_WRAP);
   if (args.bool('extended_response', false)) {
     const items = present.map((e) => ({ id: e.id, key: e.created_at }));
     return (await enrich(ctx.db, items, { viewer, orderBy: 'created_at' })).objects;
