@@ -4,11 +4,10 @@ import { TabStrip } from '../components/TabStrip';
 import { BookmarkList } from '../components/bookmarks/BookmarkList';
 import { bookmarkTags, type BookmarkTab } from '../components/bookmarks/useBookmarkItems';
 import { FeedSkeleton } from '../components/NoteSkeleton';
-import { StatusMessage } from '../components/StatusMessage';
+import { SignInPrompt } from '../components/SignInPrompt';
 import { registerNamespace } from '../i18n';
 import { accountAction, useAccount } from '../lib/account';
 import { usePageTitle } from '../lib/hooks';
-import { openLogin } from '../lib/overlays';
 import hu from '../../locales/hu/bookmarks.json';
 import en from '../../locales/en/bookmarks.json';
 import readsHu from '../../locales/hu/reads.json';
@@ -48,18 +47,7 @@ function Tabs({ selected, counts, onSelect }: { selected: BookmarkTab; counts: R
 
 function GuestPrompt() {
   const { t } = useTranslation('bookmarks');
-  return (
-    <StatusMessage
-      title={t('guest.title')}
-      action={
-        <button type="button" className="button" onClick={openLogin}>
-          {t('guest.login')}
-        </button>
-      }
-    >
-      {t('guest.text')}
-    </StatusMessage>
-  );
+  return <SignInPrompt title={t('guest.title')} text={t('guest.text')} login={t('guest.login')} />;
 }
 
 const isTab = (v: unknown): v is BookmarkTab => v === 'notes' || v === 'articles';

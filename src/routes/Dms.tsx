@@ -10,8 +10,8 @@ import type { Profile } from '../../worker/types';
 import { toNpub } from '../../worker/profile';
 import { useAccount } from '../lib/account';
 import { usePageTitle } from '../lib/hooks';
-import { openLogin } from '../lib/overlays';
 import { toastError, toastSuccess } from '../lib/toast';
+import { SignInPrompt } from '../components/SignInPrompt';
 import { StatusMessage } from '../components/StatusMessage';
 import { ContactList } from '../components/dms/ContactList';
 import { Conversation, useReasonText } from '../components/dms/Conversation';
@@ -28,16 +28,7 @@ function GuestPrompt() {
   const { t } = useTranslation(DMS_NS);
   return (
     <div className="dm-guest">
-      <StatusMessage
-        title={t('guest.title')}
-        action={
-          <button type="button" className="button" onClick={openLogin}>
-            {t('guest.login')}
-          </button>
-        }
-      >
-        {t('guest.text')}
-      </StatusMessage>
+      <SignInPrompt title={t('guest.title')} text={t('guest.text')} login={t('guest.login')} />
     </div>
   );
 }

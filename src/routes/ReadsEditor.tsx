@@ -6,12 +6,12 @@ import type { AccountRecord, NostrEvent } from '../../worker/types';
 import { isNostrEvent } from '../../worker/bundle';
 import { EditorForm } from '../components/readsEditor/EditorForm';
 import { FeedSkeleton } from '../components/NoteSkeleton';
+import { SignInPrompt } from '../components/SignInPrompt';
 import { StatusMessage, RetryMessage } from '../components/StatusMessage';
 import { registerNamespace } from '../i18n';
 import { useAccount } from '../lib/account';
 import { articleToInput, draftKey, editTarget, emptyDraft, parseDraft, randomSuffix, type ArticleAddress, type ArticleDraft } from '../lib/article';
 import { usePageTitle } from '../lib/hooks';
-import { openLogin } from '../lib/overlays';
 import { connect } from '../worker-client';
 import hu from '../../locales/hu/editor.json';
 import en from '../../locales/en/editor.json';
@@ -111,19 +111,14 @@ function NewArticle({ pubkey, account }: { pubkey: string; account: AccountRecor
   return <EditorForm key={`${pubkey}:${key}`} pubkey={pubkey} draftKey={key} initial={setup.initial} base={null} restored={setup.restored} />;
 }
 
-function SignInPrompt({ readOnly }: { readOnly: boolean }) {
+function EditorSignIn({ readOnly }: { readOnly: boolean }) {
   const { t } = useTranslation('editor');
   return (
-    <StatusMessage
+    <SignInPrompt
       title={t(readOnly ? 'guest.readOnlyTitle' : 'guest.title')}
-      action={
-        <button type="button" className="button" onClick={openLogin}>
-          {t('guest.login')}
-        </button>
-      }
-    >
-      {t(readOnly ? 'guest.readOnlyText' : 'guest.text')}
-    </StatusMessage>
+      text={t(readOnly ? 'guest.readOnlyText' : 'guest.text')}
+      login={t('guest.login')}
+    />
   );
 }
 
@@ -144,7 +139,7 @@ export default function ReadsEditor() {
   if (!login || login.state === 'booting' || login.state === 'detecting' || login.state === 'busy' || login.state === 'unlocking') {
     body = <FeedSkeleton label={t('edit.loading')} />;
   } else if (login.state !== 'signedIn' || !pubkey) {
-    body = <SignInPrompt readOnly={login.state === 'readOnly'} />;
+    body = <EditorSignIn readOnly={login.state === 'readOnly'} />;
   } else if (!account || account.pubkey !== pubkey) {
     body = <FeedSkeleton label={t('edit.loading')} />;
   } else if (wantsEdit && !target) {

@@ -3,7 +3,7 @@
  * mention autocomplete, emoji, media upload (button, paste, drop), a preview, and publishing through
  * the worker with the spec §8 toast for each outcome. The draft itself lives in useDraft.
  */
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmojiUse, FeedNote, NostrEvent, Profile, PublishResult } from '../../../worker/types';
 import { accountAction, fullApi, useActingPubkey } from '../../lib/account';
@@ -13,6 +13,7 @@ import { remoteSignerError } from '../../lib/remoteSigner';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { NoteContent } from '../NoteContent';
 import { EmojiPicker } from './EmojiPicker';
+import { useAutoGrow } from './useAutoGrow';
 import { MediaStrip } from './MediaStrip';
 import { MentionList, mentionOptionId } from './MentionList';
 import type { DraftControls } from './useDraft';
@@ -67,20 +68,7 @@ export function NoteForm({ draft, replyTo, quote, variant, onPublished, textarea
     setText((previous) => `${previous}${previous === '' || /\s$/.test(previous) ? '' : '\n'}${url}`);
   });
 
-  // Grow with the text; put the caret where an insertion ended.
-  useLayoutEffect(() => {
-    const el = area.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${el.scrollHeight + 2}px`;
-    if (pendingCaret.current !== null) {
-      const caret = pendingCaret.current;
-      pendingCaret.current = null;
-      el.focus();
-      el.setSelectionRange(caret, caret);
-      mention.track(caret);
-    }
-  });
+  useAutoGrow(area, pendingCaret, mention.track);
 
   const insertAtCaret = (snippet: string) => {
     const el = area.current;

@@ -3,12 +3,13 @@
  * composer's pieces are reused as they are: the draft (kept in the account record under
  * `dm:<pubkey>`, so it survives reload and tab close), '@' mentions and the emoji picker.
  */
-import { useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { useId, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmojiUse, Profile } from '../../../worker/types';
 import { accountAction } from '../../lib/account';
 import { EmojiPicker } from '../composer/EmojiPicker';
 import { MentionList, mentionOptionId } from '../composer/MentionList';
+import { useAutoGrow } from '../composer/useAutoGrow';
 import { useDraft } from '../composer/useDraft';
 import { insertMention, useMention, type MentionMatch } from '../composer/useMention';
 import '../composer/ns';
@@ -33,20 +34,7 @@ export function DmComposer({ peer, disabled, onSend }: { peer: string; disabled:
     setText(next.text);
   });
 
-  // Grows with the text (up to the CSS max-height); puts the caret where an insertion ended.
-  useLayoutEffect(() => {
-    const el = area.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${el.scrollHeight + 2}px`;
-    if (pendingCaret.current !== null) {
-      const caret = pendingCaret.current;
-      pendingCaret.current = null;
-      el.focus();
-      el.setSelectionRange(caret, caret);
-      mention.track(caret);
-    }
-  });
+  useAutoGrow(area, pendingCaret, mention.track);
 
   const send = () => {
     const content = text.trim();
