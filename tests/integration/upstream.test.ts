@@ -41,8 +41,9 @@ async function storedCount(server: RunningServer, pubkey: string): Promise<numbe
   await new Promise<void>((resolve) => {
     ws.on('message', (d) => {
       const f = JSON.parse(d.toString()) as unknown[];
+      // The relay greets with an AUTH challenge (NIP-42): only the end of the stored events counts.
       if (f[0] === 'EVENT') n++;
-      else resolve();
+      else if (f[0] === 'EOSE' || f[0] === 'CLOSED') resolve();
     });
     ws.send(JSON.stringify(['REQ', 'n', { authors: [pubkey], kinds: [1], limit: 500 }]));
   });
