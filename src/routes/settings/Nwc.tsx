@@ -7,6 +7,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../../components/settings/i18n';
 import '../../components/moderation/moderation.css';
+import '../../styles/modal.css';
+import '../../styles/nwc.css';
 import type { PublicConnection, WalletDetailsResult } from '../../../worker/types';
 import { fullApi, useAccount } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
@@ -85,7 +87,7 @@ function ConnectionRow({ c, active, busy, run }: { c: PublicConnection; active: 
               void act({ type: 'rename', id: c.id, name });
             }}
           >
-            <input aria-label={t('nwc.name')} value={name} maxLength={60} onChange={(e) => setName(e.target.value)} />
+            <input className="form-input" aria-label={t('nwc.name')} value={name} maxLength={60} onChange={(e) => setName(e.target.value)} />
             <button type="submit" className="button" disabled={busy || !name.trim()}>
               {t('nwc.save')}
             </button>
@@ -187,13 +189,13 @@ export default function NwcSettings() {
           </p>
         )}
         <form className="nwc-add" onSubmit={add}>
-          <label>
-            {t('nwc.uri')}
-            <input value={uri} onChange={(e) => setUri(e.target.value)} placeholder="nostr+walletconnect://…" autoComplete="off" spellCheck={false} />
+          <label className="form-field">
+            <span>{t('nwc.uri')}</span>
+            <input className="form-input" value={uri} onChange={(e) => setUri(e.target.value)} placeholder="nostr+walletconnect://…" autoComplete="off" spellCheck={false} />
           </label>
-          <label>
-            {t('nwc.name')}
-            <input value={name} maxLength={60} onChange={(e) => setName(e.target.value)} />
+          <label className="form-field">
+            <span>{t('nwc.name')}</span>
+            <input className="form-input" value={name} maxLength={60} onChange={(e) => setName(e.target.value)} />
           </label>
           {error && (
             <p className="form-error" role="alert">
