@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
-import { tabLockName } from '../worker/config';
-import type { ClientConfig, StruccApi } from '../worker/types';
+import { tabLockName } from '../core/config';
+import type { ClientConfig, StruccApi } from '../core/types';
 
 export type Api = Comlink.Remote<StruccApi>;
 

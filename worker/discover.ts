@@ -3,12 +3,12 @@
  * gaining followers, the biggest zaps, the day's hashtags and the name search, parsed here so
  * the tabs receive plain Profile and FeedNote objects.
  */
-import { K, parseBundle } from './bundle.ts';
+import { K, parseBundle } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
-import { emptyProfile } from './profile.ts';
-import { zapFromInfo, zapFromReceipt } from './zaps.ts';
-import type { CacheObject, ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedNote, NostrEvent, Profile, StruccApi } from './types.ts';
-import { isNostrEvent } from './bundle.ts';
+import { emptyProfile } from '../core/profile.ts';
+import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
+import type { CacheObject, ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedNote, NostrEvent, Profile, StruccApi } from '../core/types.ts';
+import { isNostrEvent } from '../core/bundle.ts';
 
 const FOLLOWER_INCREASES = 10000157;
 const HASHTAGS = 10000160;

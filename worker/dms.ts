@@ -16,11 +16,11 @@ import {
   type FetchMessagesInput,
   type MessagesPage,
 } from '../machines/dms.ts';
-import { isNostrEvent, K } from './bundle.ts';
+import { isNostrEvent, K } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
-import { emptyProfile, parseProfile } from './profile.ts';
+import { emptyProfile, parseProfile } from '../core/profile.ts';
 import type {
   AccountLocalPatch,
   ActionResult,
@@ -34,7 +34,7 @@ import type {
   Profile,
   PublishResult,
   UnsignedEvent,
-} from './types.ts';
+} from '../core/types.ts';
 
 export const DM_COUNT_KIND = 10000117;
 export const DM_COUNTS_KIND = 10000118;

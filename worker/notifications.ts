@@ -17,7 +17,7 @@ import {
   type NotificationPage,
   type Releases,
 } from '../machines/notifications.ts';
-import { parseBundle } from './bundle.ts';
+import { parseBundle } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
@@ -33,7 +33,7 @@ import type {
   NotificationTypeGroup,
   Profile,
   ReleasesSnapshot,
-} from './types.ts';
+} from '../core/types.ts';
 
 export const NOTIFICATION_KIND = 10000110;
 export const NOTIFICATION_USER_STATS = 10000105;

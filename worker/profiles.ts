@@ -12,12 +12,12 @@ import {
   type ProfileLoad,
   type ProfileLoadInput,
 } from '../machines/profile.ts';
-import { isNostrEvent, K, parseBundle } from './bundle.ts';
+import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
 import { fetchFeedPage, type CacheRequest } from './feeds.ts';
 import { InstanceRegistry } from './instances.ts';
-import { emptyProfile } from './profile.ts';
-import { zapFromInfo, zapFromReceipt } from './zaps.ts';
-import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from './types.ts';
+import { emptyProfile } from '../core/profile.ts';
+import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
+import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
 
 export const USER_STATS_KIND = 10000105;
 export const IS_USER_FOLLOWING_KIND = 10000125;

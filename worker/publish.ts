@@ -6,8 +6,8 @@ import { createActor, fromCallback, fromPromise, toPromise } from 'xstate';
 import { verifyEvent } from 'nostr-tools/pure';
 import { publishMachine, type RelayAnswer, type RelayAnswerEvent, type SendInput } from '../machines/publish.ts';
 import type { RelayService } from './relays.ts';
-import { PUBLISH_TIMEOUT_MS } from './config.ts';
-import type { CacheReply, NostrEvent, PublishResult, UnsignedEvent } from './types.ts';
+import { PUBLISH_TIMEOUT_MS } from '../core/config.ts';
+import type { CacheReply, NostrEvent, PublishResult, UnsignedEvent } from '../core/types.ts';
 
 /** Signs a template for the current account; rejects with a §8 code (sign-no-nsec, no_nostr_extension...). */
 export type Signer = (template: UnsignedEvent) => Promise<NostrEvent>;

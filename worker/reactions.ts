@@ -3,10 +3,10 @@
  * event_actions for kind 7 and 6, event_zaps_by_satszapped for zaps, note_mentions for quotes,
  * each a page of 20 (spec §9), read into plain entries the modal can draw.
  */
-import { isNostrEvent, K, parseBundle } from './bundle.ts';
-import { emptyProfile, parseProfile } from './profile.ts';
-import type { CacheObject, CacheReply, NostrEvent, Profile, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from './types.ts';
-import { zapFromInfo, zapFromReceipt } from './zaps.ts';
+import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
+import { emptyProfile, parseProfile } from '../core/profile.ts';
+import type { CacheObject, CacheReply, NostrEvent, Profile, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from '../core/types.ts';
+import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
 
 export const REACTIONS_PAGE = 20;
 /** How many reactions are read to count the likes among them; more than any demo note has. */

@@ -6,7 +6,7 @@
  * user with no list gets the server's default relays. A pool the person already changed in this
  * worker is left alone: their edit is newer than the stored list.
  */
-import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from './types.ts';
+import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from '../core/types.ts';
 
 const DEFAULT_RELAYS_KIND = 10000124;
 

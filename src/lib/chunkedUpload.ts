@@ -4,8 +4,8 @@
  * confirmed with its total length and sha256; the server answers with the blob's URL (10000121).
  * The socket lives in the tab that holds the File, so megabytes never cross to the worker.
  */
-import type { NostrEvent, UnsignedEvent } from '../../worker/types';
-import { encodeReq, parseFrame } from '../../worker/protocol';
+import type { NostrEvent, UnsignedEvent } from '../../core/types';
+import { encodeReq, parseFrame } from '../../core/protocol';
 import { UploadProgressEstimate, type UploadTiming } from './uploadTime';
 
 export const KIND_UPLOAD_CHUNK = 10000135;

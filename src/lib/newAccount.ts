@@ -2,8 +2,8 @@
  * The pure half of account creation (/new) and the username rule it shares with the profile
  * editor: validation, the wizard's saved progress, and the three events published at the end.
  */
-import { parseProfile } from '../../worker/profile';
-import type { CacheReply, NostrEvent, Profile, RelayFlags, UnsignedEvent } from '../../worker/types';
+import { parseProfile } from '../../core/profile';
+import type { CacheReply, NostrEvent, Profile, RelayFlags, UnsignedEvent } from '../../core/types';
 
 /** Spec §5: no accents, spaces or special characters — ASCII letters, digits, '_', '-' and '.'. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;

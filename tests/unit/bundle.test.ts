@@ -1,8 +1,8 @@
 import { neventEncode } from 'nostr-tools/nip19';
 import { describe, expect, it } from 'vitest';
-import { parseBundle, replyTarget } from '../../worker/bundle.ts';
-import { bolt11Sats, topZaps } from '../../worker/zaps.ts';
-import type { CacheObject, NostrEvent } from '../../worker/types.ts';
+import { parseBundle, replyTarget } from '../../core/bundle.ts';
+import { bolt11Sats, topZaps } from '../../core/zaps.ts';
+import type { CacheObject, NostrEvent } from '../../core/types.ts';
 
 const hex = (c: string) => c.repeat(64);
 const ALICE = hex('a'), BOB = hex('b'), CAROL = hex('c'), ZAPPER = hex('d');

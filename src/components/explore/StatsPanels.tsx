@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CacheObject, StruccApi } from '../../../worker/types';
+import type { CacheObject, StruccApi } from '../../../core/types';
 import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
 import { useLoad } from './useExplore';
 

@@ -2,7 +2,7 @@
  * The feed catalogue behind /explore/feed/{id}: the advanced feeds (get_advanced_feeds), the
  * featured DVM feeds (get_featured_dvm_feeds) and the home feeds, each with a stable URL id.
  */
-import type { CacheObject, FeedDefinition, NostrEvent } from '../../../worker/types';
+import type { CacheObject, FeedDefinition, NostrEvent } from '../../../core/types';
 import type { Api } from '../../worker-client';
 
 const ADVANCED_FEEDS_KIND = 10000150;

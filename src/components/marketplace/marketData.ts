@@ -2,9 +2,9 @@
  * What the marketplace offers for a list, from the same catalogue code as /explore: the server's
  * own feeds (the default list and the advanced feeds) and the featured DVM feeds with their authors.
  */
-import type { CacheObject, FeedList, NostrEvent, Profile } from '../../../worker/types';
-import { parseFeedList } from '../../../worker/homeFeeds';
-import { parseProfile } from '../../../worker/profile';
+import type { CacheObject, FeedList, NostrEvent, Profile } from '../../../core/types';
+import { parseFeedList } from '../../../core/feedList';
+import { parseProfile } from '../../../core/profile';
 import type { Api } from '../../worker-client';
 import { fromHome, parseAdvanced, parseDvms, type CatalogueFeed } from '../explore/catalogue';
 import { canonicalSpec } from '../feedSettings/feedModel';

@@ -2,7 +2,7 @@
  * The server's spam and nsfw filter lists in the saved settings (spec §9: contentModeration with
  * scopes content and trending), and the answer of search_filterlist.
  */
-import type { AppSettings, CacheObject } from '../../../worker/types';
+import type { AppSettings, CacheObject } from '../../../core/types';
 
 export const FILTER_GROUPS = ['spam', 'nsfw'] as const;
 export type FilterGroup = (typeof FILTER_GROUPS)[number];

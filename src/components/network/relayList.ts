@@ -1,5 +1,5 @@
 /** Pure helpers of the network page: the relay flags to publish, and the own/suggested comparison. */
-import type { CacheObject, RelayFlags, RelayInfo } from '../../../worker/types';
+import type { CacheObject, RelayFlags, RelayInfo } from '../../../core/types';
 
 export const KIND_USER_RELAYS = 10000139;
 export const KIND_DEFAULT_RELAYS = 10000124;

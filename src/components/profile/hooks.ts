@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSnapshot, CacheObject, NostrEvent, Profile, ProfileSnapshot, ProfileTab, StruccApi } from '../../../worker/types';
-import { parseProfile } from '../../../worker/profile';
+import type { AccountSnapshot, CacheObject, NostrEvent, Profile, ProfileSnapshot, ProfileTab, StruccApi } from '../../../core/types';
+import { parseProfile } from '../../../core/profile';
 import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
 
 /** Comlink's Remote type cannot call an optional method; the worker always implements these. */

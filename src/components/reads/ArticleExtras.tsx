@@ -1,9 +1,9 @@
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { isNostrEvent } from '../../../worker/bundle';
-import { displayName, emptyProfile, parseProfile, toNpub } from '../../../worker/profile';
-import { topZaps, zapFromInfo, zapFromReceipt } from '../../../worker/zaps';
-import type { CacheObject, Profile, TopZap } from '../../../worker/types';
+import { isNostrEvent } from '../../../core/bundle';
+import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import { topZaps, zapFromInfo, zapFromReceipt } from '../../../core/zaps';
+import type { CacheObject, Profile, TopZap } from '../../../core/types';
 import { formatCount } from '../../lib/format';
 import { Avatar } from '../Avatar';
 import { ZapIcon } from '../Icons';

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { isNostrEvent, parseBundle } from '../../../worker/bundle';
-import { displayName, emptyProfile, parseProfile, toNpub } from '../../../worker/profile';
-import type { Profile } from '../../../worker/types';
+import { isNostrEvent, parseBundle } from '../../../core/bundle';
+import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import type { Profile } from '../../../core/types';
 import { Avatar } from '../Avatar';
 import { articleHref, articleInfo, parseStrings, parseTopPicks, syntheticContent } from './articleMeta';
 import { readyEvents, useCacheRequest } from './useCache';
