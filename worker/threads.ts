@@ -9,6 +9,7 @@ import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry } from './instances.ts';
 import { emptyProfile, parseProfile } from '../core/profile.ts';
 import type { CacheObject, FeedNote, NostrEvent, ThreadSnapshot, ThreadTarget } from '../core/types.ts';
+import { CacheKind } from '../core/kinds.ts';
 
 const REPOSTS = new Set<number>([K.REPOST, K.GENERIC_REPOST]);
 
@@ -38,7 +39,7 @@ export function parseThread(objects: CacheObject[], target: ThreadTarget): Threa
   const ranges: string[][] = [];
   const rest: CacheObject[] = [];
   for (const o of objects) {
-    if (o.kind !== K.RANGE) {
+    if (o.kind !== CacheKind.RANGE) {
       rest.push(o);
       continue;
     }

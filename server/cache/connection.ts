@@ -11,10 +11,10 @@ import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Wr
 import { ASYNC_COMMANDS, AsyncHub, type AsyncSubscription } from './async.ts';
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
 import { COMMANDS, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
+import { CacheKind } from '../../core/kinds.ts';
 
 const MAX_SUBSCRIPTIONS = 200;
 const COMMAND_BUDGET_MS = 10_000;
-const KIND_PARTIAL_RESPONSE = 10000123;
 
 class Timeout extends Error {}
 
@@ -189,7 +189,7 @@ class CacheConnection {
     try {
       return await withBudget(command(new Args(kwargs), { ctx: this.ctx, conn: this.info }));
     } catch (err) {
-      if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: KIND_PARTIAL_RESPONSE }];
+      if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: CacheKind.PARTIAL_RESPONSE }];
       throw err;
     }
   }

@@ -6,9 +6,8 @@ import { CommandError } from '../args.ts';
 import { profilesOf, wire, type CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const LEGEND_LEADERBOARD = 10000170;
-const PREMIUM_LEADERBOARD = 10000171;
 
 interface MemberRow {
   pubkey: string;
@@ -50,6 +49,6 @@ function leaderboard(kind: number, tiers: string[], orders: Record<string, strin
 }
 
 export const leaderboardCommands: [string, Command][] = [
-  ['membership_legends_leaderboard', leaderboard(LEGEND_LEADERBOARD, ['premium-legend'], LEGEND_ORDER, 'donated_btc')],
-  ['membership_premium_leaderboard', leaderboard(PREMIUM_LEADERBOARD, ['premium', 'premium-legend'], PREMIUM_ORDER, 'premium_since')],
+  ['membership_legends_leaderboard', leaderboard(CacheKind.LEGEND_LEADERBOARD, ['premium-legend'], LEGEND_ORDER, 'donated_btc')],
+  ['membership_premium_leaderboard', leaderboard(CacheKind.PREMIUM_LEADERBOARD, ['premium', 'premium-legend'], PREMIUM_ORDER, 'premium_since')],
 ];

@@ -12,8 +12,8 @@ import type { CacheObject } from '../data.ts';
 import { enrich, synthetic } from '../enrich.ts';
 import type { Command, CommandEnv } from '../registry.ts';
 import { userInfos } from './users.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_PARSED_SEARCH_QUERY = 10000180;
 const MAX_PAGE = 100;
 
 function parse(query: string, now: number): ParsedQuery {
@@ -71,7 +71,7 @@ const advancedSearch: Command = async (args, env) =>
 
 const parseAdvancedSearchQuery: Command = async (args, { ctx }) => {
   const parsed = parse(args.str('query', ''), ctx.now());
-  return [synthetic(KIND_PARSED_SEARCH_QUERY, describeQuery(parsed))];
+  return [synthetic(CacheKind.PARSED_SEARCH_QUERY, describeQuery(parsed))];
 };
 
 type SpecQuery = (spec: Args) => string | undefined;

@@ -4,8 +4,8 @@
  */
 import type { CacheObject, FeedDefinition, NostrEvent } from '../../../core/types';
 import type { Api } from '../../worker-client';
+import { CacheKind } from '../../../core/kinds';
 
-const ADVANCED_FEEDS_KIND = 10000150;
 const DVM_KIND = 31990;
 
 export interface CatalogueFeed {
@@ -51,7 +51,7 @@ export function slugOf(name: string): string {
 }
 
 export function parseAdvanced(objects: CacheObject[]): CatalogueFeed[] {
-  const obj = objects.find((o) => o.kind === ADVANCED_FEEDS_KIND);
+  const obj = objects.find((o) => o.kind === CacheKind.ADVANCED_FEEDS);
   if (!obj?.content) return [];
   let list: unknown;
   try {

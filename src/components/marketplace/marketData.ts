@@ -8,8 +8,8 @@ import { parseProfile } from '../../../core/profile';
 import type { Api } from '../../worker-client';
 import { fromHome, parseAdvanced, parseDvms, type CatalogueFeed } from '../explore/catalogue';
 import { canonicalSpec } from '../feedSettings/feedModel';
+import { CacheKind } from '../../../core/kinds';
 
-const KIND_NOTE_STATS = 10000100;
 
 export interface MarketFeed extends CatalogueFeed {
   author?: Profile;
@@ -50,7 +50,7 @@ export function dvmFeeds(objects: CacheObject[], kind: 'notes' | 'reads'): Marke
   for (const o of objects) {
     if (o.kind === 0 && typeof o.pubkey === 'string' && typeof o.content === 'string') {
       profiles.set(o.pubkey, parseProfile(o as unknown as NostrEvent));
-    } else if (o.kind === KIND_NOTE_STATS && typeof o.content === 'string') {
+    } else if (o.kind === CacheKind.NOTE_STATS && typeof o.content === 'string') {
       try {
         const s = JSON.parse(o.content) as { event_id?: unknown; likes?: unknown };
         if (typeof s.event_id === 'string' && typeof s.likes === 'number') likes.set(s.event_id, s.likes);

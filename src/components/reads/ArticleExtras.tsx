@@ -8,11 +8,11 @@ import { formatCount } from '../../lib/format';
 import { Avatar } from '../Avatar';
 import { ZapIcon } from '../Icons';
 import type { HighlightPassage } from './ArticleBody';
+import { CacheKind } from '../../../core/kinds';
 import '../../styles/article.css';
 
 const KIND_HIGHLIGHT = 9802;
 const KIND_ZAP = 9735;
-const KIND_ZAP_INFO = 10000129;
 
 function profilesOf(events: CacheObject[]): Map<string, Profile> {
   const out = new Map<string, Profile>();
@@ -53,7 +53,7 @@ export interface Zappers {
 export function parseZaps(events: CacheObject[]): Zappers {
   const all: TopZap[] = [];
   for (const e of events) {
-    if (e.kind === KIND_ZAP_INFO) {
+    if (e.kind === CacheKind.ZAP_INFO) {
       const z = zapFromInfo(e);
       if (z) all.push(z);
     } else if (isNostrEvent(e) && e.kind === KIND_ZAP) {
