@@ -201,7 +201,7 @@ export const cacheSocketMachine = setup({
 
 export type CacheSocketSnapshot = SnapshotFrom<typeof cacheSocketMachine>;
 
-/** The connection region as the flat state name of worker/types.ts SocketState. */
+/** The connection region as the flat state name of core/types.ts SocketState. */
 export function socketStateOf(snapshot: CacheSocketSnapshot): SocketState {
   if (snapshot.matches({ connection: { online: 'connected' } })) return 'connected';
   if (snapshot.matches({ connection: { online: 'handshaking' } })) return 'handshaking';
