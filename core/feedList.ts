@@ -24,7 +24,6 @@ export const FALLBACK_HOME_FEEDS: readonly FeedDefinition[] = [
   },
 ];
 
-
 function toDefinition(v: unknown): FeedDefinition | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const e = v as Record<string, unknown>;

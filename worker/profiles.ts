@@ -20,7 +20,6 @@ import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
 import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
 import { CacheKind } from '../core/kinds.ts';
 
-
 function parseJson(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
   try {

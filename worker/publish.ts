@@ -13,7 +13,6 @@ import { CacheKind } from '../core/kinds.ts';
 /** Signs a template for the current account; rejects with a §8 code (sign-no-nsec, no_nostr_extension...). */
 export type Signer = (template: UnsignedEvent) => Promise<NostrEvent>;
 
-
 export interface PublisherOptions {
   relays: RelayService;
   request: (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;

@@ -9,7 +9,6 @@
 import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from '../core/types.ts';
 import { CacheKind } from '../core/kinds.ts';
 
-
 export interface RelayListLoaderDeps {
   request(command: string, payload?: Record<string, unknown>): Promise<CacheReply>;
   relays(): RelayInfo[];

@@ -16,7 +16,6 @@ import { plainSearchDelegate } from '../search/shortcut.ts';
 import { verifyUserEvent } from './signed.ts';
 import { CacheKind } from '../../core/kinds.ts';
 
-
 export interface PlainResult {
   objects: CacheObject[];
   /** Set when the subscription should receive live pushes. */

@@ -8,7 +8,6 @@ import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
 import { CacheKind } from '../../core/kinds.ts';
 
-
 /** Target widths of the resized variants; the original ('o') keeps its own size. */
 export const VARIANT_WIDTH = { s: 200, m: 400, l: 800 } as const;
 export type VariantSize = keyof typeof VARIANT_WIDTH | 'o';

@@ -10,7 +10,6 @@ import { blobUrl, deleteBlob } from '../upload/blobs.ts';
 import { storageQuota } from './store.ts';
 import { CacheKind } from '../../core/kinds.ts';
 
-
 /** Spec §7: media uploads pages of 20, at most 100. */
 const UPLOADS_DEFAULT = 20;
 const UPLOADS_MAX = 100;

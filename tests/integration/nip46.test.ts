@@ -113,7 +113,6 @@ describe('remote signer (NIP-46) login against the real server', () => {
     expect(verifyEvent({ ...(kind3 as NostrEvent) })).toBe(true);
   });
 
-
   it('a refused signature gives bunker-rejected and changes nothing', async () => {
     const api = apis[0];
     bunker.refuse.add('sign_event');

@@ -11,7 +11,6 @@ import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
 import { CacheKind } from '../../../core/kinds.ts';
 
-
 /** The acting kinds event_actions lists, and the action the importer recorded for each. */
 const ACTION_OF_KIND: Record<number, string> = { 7: 'like', 6: 'repost', 9735: 'zap', 1: 'reply' };
 

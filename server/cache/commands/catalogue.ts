@@ -16,7 +16,6 @@ import { defaultRelays, reachableHostPort } from './settings.ts';
 import { userInfos } from './users.ts';
 import { CacheKind } from '../../../core/kinds.ts';
 
-
 /** The newest articles considered; older ones do not make a catalogue and the scan stays bounded. */
 const ARTICLE_WINDOW = 2000;
 const TOPICS = 30;

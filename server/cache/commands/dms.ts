@@ -9,7 +9,6 @@ import type { Command } from '../registry.ts';
 import { requireOwner, requireSignedRequest } from '../signed.ts';
 import { CacheKind } from '../../../core/kinds.ts';
 
-
 const MAX_CONTACTS = 300;
 const CONVERSATION_PAGE = 20;
 const MAX_CONVERSATION_PAGE = 500;

@@ -8,7 +8,6 @@ import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { CacheKind } from '../../../core/kinds.ts';
 
-
 interface MemberRow {
   pubkey: string;
   donated_sats: number;

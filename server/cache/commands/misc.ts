@@ -14,7 +14,6 @@ import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
 import { CacheKind } from '../../../core/kinds.ts';
 
-
 const MAX_IDS = 100;
 /** nostr-tools refuses longer bech32 strings anyway; the check keeps the error message ours. */
 const MAX_ID_CHARS = 5000;

@@ -10,7 +10,6 @@ import type { Command } from '../registry.ts';
 import { requireOwner, requireSignedRequest } from '../signed.ts';
 import { CacheKind } from '../../../core/kinds.ts';
 
-
 const PAGE = 100;
 const TYPE_GROUPS: Record<string, number[] | null> = {
   all: null,

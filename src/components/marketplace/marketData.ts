@@ -10,7 +10,6 @@ import { fromHome, parseAdvanced, parseDvms, type CatalogueFeed } from '../explo
 import { canonicalSpec } from '../feedSettings/feedModel';
 import { CacheKind } from '../../../core/kinds';
 
-
 export interface MarketFeed extends CatalogueFeed {
   author?: Profile;
   likes?: number;

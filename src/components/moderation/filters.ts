@@ -35,7 +35,6 @@ export function groupScopesPatch(settings: AppSettings, group: FilterGroup, scop
   return { applyContentModeration: true, contentModeration: [...entries, ...others] };
 }
 
-
 export type FilterAnswer =
   | { kind: 'none' }
   | { kind: 'allowed' }

@@ -2,7 +2,6 @@
 import type { CacheObject, RelayFlags, RelayInfo } from '../../../core/types';
 import { CacheKind } from '../../../core/kinds';
 
-
 /** The pool as the kind-10002 map, with one relay changed (or dropped when `change` is null). */
 export function relayMap(relays: RelayInfo[], url?: string, change?: RelayFlags | null): Record<string, RelayFlags> {
   const out: Record<string, RelayFlags> = {};

@@ -94,7 +94,6 @@ export function useViewer(): Viewer {
   return viewer;
 }
 
-
 function parseJson(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
   try {

@@ -10,7 +10,6 @@ import { connect } from '../../worker-client';
 import { buildQuery, EMPTY_FORM, formFromDescription, KINDS, ORDERS, SCOPES, userRefs, type SearchForm } from './query';
 import { CacheKind } from '../../../core/kinds';
 
-
 function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId?: string) => ReactNode }) {
   const id = useId();
   const hintId = useId();

@@ -12,7 +12,6 @@ import { FeedSkeleton } from '../NoteSkeleton';
 import { StatusMessage } from '../StatusMessage';
 import { CacheKind } from '../../../core/kinds';
 
-
 /** The spec a typed query stands for: JSON as written (normalised), anything else an advanced search. */
 export function specOf(input: string): string {
   const text = input.trim();
