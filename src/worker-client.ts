@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { TAB_HEARTBEAT_MS, tabLockName } from '../core/config';
 import type { ClientConfig, StruccApi } from '../core/types';
 
+/** The worker's whole API as a tab calls it (every method of StruccApi is required, so no casts). */
 export type Api = Comlink.Remote<StruccApi>;
 
 /** One id per tab lifetime: the worker keys everything this tab opened by it. */

@@ -3,28 +3,10 @@
  * same AccountService; a tab's watchers and signer bridge go away with the tab.
  */
 import { AccountService, type AccountServiceOptions } from './account.ts';
-import type { StruccApi } from '../core/types.ts';
+import type { AccountApi as AccountServiceApi, SettingsApi } from '../core/types.ts';
 
-export type AccountApi = Required<
-  Pick<
-    StruccApi,
-    | 'registerSigner'
-    | 'watchAccount'
-    | 'unwatchAccount'
-    | 'login'
-    | 'nostrConnect'
-    | 'cancelNostrConnect'
-    | 'unlockPin'
-    | 'cancelPin'
-    | 'askPin'
-    | 'logout'
-    | 'revealSecret'
-    | 'changePin'
-    | 'accountAction'
-    | 'settingsAction'
-    | 'signEvent'
-  >
->;
+/** The account and settings services of the API. */
+export type AccountApi = AccountServiceApi & SettingsApi;
 
 export interface AccountApiOptions extends AccountServiceOptions {
   /** Releases a tab's Comlink callback proxy. */

@@ -7,13 +7,11 @@ import { K, parseBundle } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
 import { emptyProfile } from '../core/profile.ts';
 import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
-import type { CacheObject, ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedNote, NostrEvent, Profile, StruccApi } from '../core/types.ts';
+import type { CacheObject, ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedNote, NostrEvent, Profile, DiscoverApi } from '../core/types.ts';
 import { isNostrEvent } from '../core/bundle.ts';
 import { CacheKind } from '../core/kinds.ts';
 
 const MAX_EXPLORE_LIMIT = 50;
-
-export type DiscoverApi = Required<Pick<StruccApi, 'explorePeople' | 'exploreZaps' | 'exploreTopics' | 'searchUsers'>>;
 
 function json(o: CacheObject | undefined): unknown {
   if (!o || typeof o.content !== 'string') return undefined;

@@ -1,15 +1,10 @@
 /**
  * The feed part of the tabs' API: the home feed list and the live feeds a tab opens, pages and switches.
  */
-import type { CacheReply, FeedDefinition, FeedSnapshot, StruccApi } from '../core/types.ts';
+import type { CacheReply, FeedDefinition, FeedSnapshot, FeedsApi } from '../core/types.ts';
 import type { FeedRegistry } from './feeds.ts';
 import type { FeedCache } from './feedCache.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from '../core/feedList.ts';
-
-type FeedApi = Pick<
-  StruccApi,
-  'getHomeFeeds' | 'openFeed' | 'loadMore' | 'showPending' | 'closeFeed' | 'selectFeed' | 'retryFeed'
->;
 
 export interface FeedApiDeps {
   feeds: FeedRegistry;
@@ -21,7 +16,7 @@ export interface FeedApiDeps {
   releaser: (cb: object) => () => void;
 }
 
-export function createFeedApi({ feeds, request, feedCache, guest, touch, releaser }: FeedApiDeps): FeedApi {
+export function createFeedApi({ feeds, request, feedCache, guest, touch, releaser }: FeedApiDeps): FeedsApi {
   return {
     async getHomeFeeds(): Promise<FeedDefinition[]> {
       // The list is the same for everyone; one cached copy serves every viewer.

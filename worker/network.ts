@@ -6,7 +6,7 @@
 import { ActivityService, type CacheSocketControl } from './activity.ts';
 import { createPublisher, type Signer } from './publish.ts';
 import { RelayService, type WebSocketFactory } from './relays.ts';
-import type { CacheReply, StruccApi } from '../core/types.ts';
+import type { CacheReply, NetworkApi } from '../core/types.ts';
 
 export interface NetworkOptions {
   cache: CacheSocketControl;
@@ -21,24 +21,6 @@ export interface NetworkOptions {
   signer?: Signer;
   publishTimeoutMs?: number;
 }
-
-export type NetworkApi = Required<
-  Pick<
-    StruccApi,
-    | 'addRelay'
-    | 'removeRelay'
-    | 'setRelays'
-    | 'watchRelays'
-    | 'unwatchRelays'
-    | 'subscribeRelays'
-    | 'unsubscribeRelays'
-    | 'publish'
-    | 'setProxy'
-    | 'reportActivity'
-    | 'watchActivity'
-    | 'unwatchActivity'
-  >
->;
 
 export interface Network {
   api: NetworkApi;

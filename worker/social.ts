@@ -11,42 +11,10 @@ import type { CacheRequest } from './feeds.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
 import { ProfileService } from './profiles.ts';
 import { ThreadService } from './threads.ts';
-import type { LogLine, PublishResult, StruccApi, UnsignedEvent } from '../core/types.ts';
+import type { DmsApi, LogLine, NotificationsApi, ProfilesApi, PublishResult, ThreadsApi, UnsignedEvent } from '../core/types.ts';
 
-export type SocialApi = Required<
-  Pick<
-    StruccApi,
-    | 'watchNotificationCount'
-    | 'unwatchNotificationCount'
-    | 'markNotificationsSeen'
-    | 'openNotifications'
-    | 'loadMoreNotifications'
-    | 'selectNotificationGroup'
-    | 'closeNotifications'
-    | 'watchReleases'
-    | 'unwatchReleases'
-    | 'acknowledgeRelease'
-    | 'watchDmCount'
-    | 'unwatchDmCount'
-    | 'openDms'
-    | 'setDmRelation'
-    | 'loadMoreDmContacts'
-    | 'selectDmContact'
-    | 'loadMoreDms'
-    | 'sendDm'
-    | 'retryDm'
-    | 'markAllDmsRead'
-    | 'closeDms'
-    | 'openProfile'
-    | 'setProfileKey'
-    | 'loadProfileTab'
-    | 'loadMoreProfileTab'
-    | 'closeProfile'
-    | 'openThread'
-    | 'reloadThread'
-    | 'closeThread'
-  >
->;
+/** The services that run social machines: notifications, DMs, profiles and threads. */
+export type SocialApi = NotificationsApi & DmsApi & Omit<ProfilesApi, 'verifyNip05'> & ThreadsApi;
 
 export interface SocialOptions {
   request: CacheRequest;

@@ -7,15 +7,12 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
 import { displayName, emptyProfile, parseProfile } from '../../core/profile';
-import type { AccountSnapshot, ActionResult, NostrEvent, Profile, StruccApi } from '../../core/types';
+import type { AccountSnapshot, ActionResult, NostrEvent, Profile } from '../../core/types';
 import { Avatar } from './Avatar';
 import { openLogin, openOverlay } from '../lib/overlays';
 import '../styles/account.css';
 
-/** Comlink's Remote type cannot call an optional method; the worker always implements these. */
-type AccountRemote = Required<Pick<StruccApi, 'watchAccount' | 'unwatchAccount' | 'login' | 'logout'>> & Pick<Api, 'request'>;
 
-const remote = (api: Api): AccountRemote => api as unknown as AccountRemote;
 
 /** States in which the worker is still finding out who is signed in, or is signing in right now. */
 const PENDING = new Set<AccountSnapshot['login']['state']>(['booting', 'detecting', 'busy', 'unlocking']);
@@ -26,15 +23,15 @@ function useAccountSnapshot(): AccountSnapshot | null {
     let live = true;
     let handle: number | null = null;
     connect()
-      .then((api) => remote(api).watchAccount(tabId, Comlink.proxy((s: AccountSnapshot) => live && setSnapshot(s))))
+      .then((api) => api.watchAccount(tabId, Comlink.proxy((s: AccountSnapshot) => live && setSnapshot(s))))
       .then((h) => {
         handle = h;
-        if (!live) void connect().then((api) => remote(api).unwatchAccount(h));
+        if (!live) void connect().then((api) => api.unwatchAccount(h));
       })
       .catch(() => undefined);
     return () => {
       live = false;
-      if (handle !== null) void connect().then((api) => remote(api).unwatchAccount(handle as number));
+      if (handle !== null) void connect().then((api) => api.unwatchAccount(handle as number));
     };
   }, []);
   return snapshot;
@@ -48,7 +45,7 @@ function useProfile(pubkey: string | undefined, stored: Profile | undefined): Pr
     if (!pubkey || stored) return;
     let live = true;
     connect()
-      .then((api) => remote(api).request('user_infos', { pubkeys: [pubkey] }))
+      .then((api) => api.request('user_infos', { pubkeys: [pubkey] }))
       .then((reply) => {
         const meta = reply.events.find((e) => e.kind === 0 && e.pubkey === pubkey) as NostrEvent | undefined;
         if (live) setFetched(meta ? parseProfile(meta) : emptyProfile(pubkey));
@@ -89,10 +86,10 @@ export function AccountChip({ compact = false }: { compact?: boolean }) {
     if (login?.pubkey) setNote(null);
   }, [login?.pubkey]);
 
-  const run = (action: (api: AccountRemote) => Promise<ActionResult | void>) => {
+  const run = (action: (api: Api) => Promise<ActionResult | void>) => {
     setWorking(true);
     connect()
-      .then((api) => action(remote(api)))
+      .then((api) => action(api))
       .then((result) => {
         if (result && !result.ok) setNote(result.message ?? t('account.loginFailed'));
       })

@@ -2,13 +2,13 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from '../../core/types';
+import type { FeedNote, ReactionCounts, ReactionEntry, ReactionTab } from '../../core/types';
 import { displayName, toNpub } from '../../core/profile';
 import { formatCount, formatRelativeTime } from '../lib/format';
 import { useNow } from '../lib/hooks';
 import { mediaUrl } from '../lib/media';
 import { NOTE_NS } from '../lib/noteI18n';
-import { connect, type Api } from '../worker-client';
+import { connect } from '../worker-client';
 import { FollowButton } from './actions/FollowButton';
 import { Avatar } from './Avatar';
 import { Modal } from './Modal';
@@ -16,13 +16,6 @@ import { LikeIcon, RepostIcon, ZapIcon } from './Icons';
 import { NoteCard } from './NoteCard';
 import { TabStrip } from './TabStrip';
 import '../styles/note-reactions.css';
-
-/** The optional reactions methods of StruccApi, as Comlink exposes them (they always exist in this worker). */
-interface ReactionsRemote {
-  loadReactions(eventId: string, tab: ReactionTab, offset: number): Promise<ReactionPage>;
-  reactionCounts(eventId: string): Promise<ReactionCounts>;
-}
-const remote = (api: Api): ReactionsRemote => api as unknown as ReactionsRemote;
 
 const TABS: ReactionTab[] = ['reactions', 'likes', 'zaps', 'reposts', 'quotes'];
 
@@ -109,7 +102,7 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
   useEffect(() => {
     let live = true;
     void connect()
-      .then((api) => remote(api).reactionCounts(eventId))
+      .then((api) => api.reactionCounts(eventId))
       .then((c) => {
         if (live) setExtra(c);
       })
@@ -123,7 +116,7 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
     (which: ReactionTab, offset: number) => {
       setTabs((prev) => ({ ...prev, [which]: { ...(prev[which] ?? EMPTY), status: 'loading' } }));
       connect()
-        .then((api) => remote(api).loadReactions(eventId, which, offset))
+        .then((api) => api.loadReactions(eventId, which, offset))
         .then((page) => {
           setTabs((prev) => {
             const before = offset === 0 ? EMPTY : (prev[which] ?? EMPTY);

@@ -3,19 +3,9 @@
  * shared by all hooks, so twenty note cards do not open twenty subscriptions.
  */
 import { useSyncExternalStore } from 'react';
-import { Comlink, connect, tabId, type Api } from '../worker-client';
+import { Comlink, connect, tabId } from '../worker-client';
 import { checkFirstScreenViewer } from './firstScreen';
-import type { AccountAction, AccountSnapshot, ActionResult, SettingsAction, StruccApi } from '../../core/types';
-
-/** The worker implements every optional method; Comlink's Remote cannot call an optional one. */
-export type FullApi = Comlink.Remote<Required<StruccApi>>;
-
-export async function fullApi(): Promise<FullApi> {
-  return (await connect()) as unknown as FullApi;
-}
-
-/** The plain Api type, for code that only needs request(). */
-export type { Api };
+import type { AccountAction, AccountSnapshot, ActionResult, SettingsAction } from '../../core/types';
 
 let snapshot: AccountSnapshot | null = null;
 /** States in which the worker does not know yet who is signed in. */
@@ -27,7 +17,7 @@ let started = false;
 export function startAccountWatch(): void {
   if (started) return;
   started = true;
-  fullApi()
+  connect()
     .then((api) =>
       api.watchAccount(
         tabId,
@@ -82,9 +72,9 @@ export function useActingPubkey(): string | undefined {
 }
 
 export async function accountAction(action: AccountAction): Promise<ActionResult> {
-  return (await fullApi()).accountAction(action);
+  return (await connect()).accountAction(action);
 }
 
 export async function settingsAction(action: SettingsAction): Promise<ActionResult> {
-  return (await fullApi()).settingsAction(action);
+  return (await connect()).settingsAction(action);
 }

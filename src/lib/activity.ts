@@ -14,8 +14,7 @@ export function trackActivity(): () => void {
     if (now - last < ACTIVITY_REPORT_THROTTLE_MS) return;
     last = now;
     connect()
-      // Comlink's Remote type cannot call an optional method; the worker always implements this one.
-      .then((api) => (api as unknown as { reportActivity(id: string): Promise<void> }).reportActivity(tabId))
+      .then((api) => api.reportActivity(tabId))
       .catch(() => undefined);
   };
   // Capture phase: scroll does not bubble, and inner handlers may stop propagation.

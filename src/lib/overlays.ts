@@ -5,7 +5,8 @@
  */
 import { useSyncExternalStore } from 'react';
 import type { FeedNote } from '../../core/types';
-import { accountSnapshot, fullApi } from './account';
+import { connect } from '../worker-client';
+import { accountSnapshot } from './account';
 
 export interface ComposerRequest {
   /** The note replied to: root/reply markers and the reply's draft key come from it. */
@@ -57,7 +58,7 @@ export function closeOverlay(): void {
  * gets its PIN prompt back, as the spec asks; anyone else the login modal.
  */
 export function openLogin(): void {
-  if (accountSnapshot()?.login.state === 'locked') void fullApi().then((api) => api.askPin());
+  if (accountSnapshot()?.login.state === 'locked') void connect().then((api) => api.askPin());
   else openOverlay({ kind: 'login' });
 }
 export const openComposer = (request: ComposerRequest = {}) => openOverlay({ kind: 'composer', request });

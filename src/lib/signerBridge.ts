@@ -4,7 +4,7 @@
  * Extensions inject window.nostr late, so it is looked up on every call, never cached.
  */
 import { Comlink, connect, tabId, type Api } from '../worker-client';
-import type { AccountSnapshot, NostrEvent, SignerBridge, StruccApi, UnsignedEvent } from '../../core/types';
+import type { AccountSnapshot, NostrEvent, SignerBridge, UnsignedEvent } from '../../core/types';
 
 interface Nip07Cipher {
   encrypt(pubkey: string, plaintext: string): Promise<string>;
@@ -63,13 +63,10 @@ function mirrorPubkey(s: AccountSnapshot): void {
   }
 }
 
-/** Comlink's Remote type cannot call an optional method; the worker always implements these. */
-type AccountRemote = Required<Pick<StruccApi, 'registerSigner' | 'watchAccount'>>;
 
 async function register(api: Api): Promise<void> {
-  const remote = api as unknown as AccountRemote;
-  await remote.registerSigner(tabId, Comlink.proxy(bridge));
-  await remote.watchAccount(tabId, Comlink.proxy(mirrorPubkey));
+  await api.registerSigner(tabId, Comlink.proxy(bridge));
+  await api.watchAccount(tabId, Comlink.proxy(mirrorPubkey));
 }
 
 /** Called once per tab; registers again after a back-forward-cache restore (the worker dropped the tab). */

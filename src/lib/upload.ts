@@ -3,8 +3,8 @@
  * none, its Blossom endpoint (PUT /upload) with a signed kind-24242 authorisation; progress and
  * cancel either way. Only images and videos; 100 MB, or 1 GB for premium members (spec §5, §9).
  */
-import { config } from '../worker-client';
-import { accountAction, accountSnapshot, fullApi } from './account';
+import { config, connect } from '../worker-client';
+import { accountAction, accountSnapshot } from './account';
 import { ChunkedUploadError, uploadInChunks, uploadSocketUrl } from './chunkedUpload';
 import { learnUploadTime, timingFor } from './uploadTime';
 
@@ -72,7 +72,7 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void = 
     const now = Math.floor(Date.now() / 1000);
     let auth;
     try {
-      auth = await (await fullApi()).signEvent({
+      auth = await (await connect()).signEvent({
         kind: 24242,
         created_at: now,
         tags: [
@@ -135,7 +135,7 @@ async function viaUploadSocket(file: File, onProgress: (fraction: number) => voi
   const url = uploadSocketUrl(config.cacheServer);
   const pubkey = accountSnapshot()?.login.pubkey;
   if (!url || !pubkey) return null;
-  const api = await fullApi();
+  const api = await connect();
   let hash = '';
   try {
     const blobUrl = await uploadInChunks(file, {

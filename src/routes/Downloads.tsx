@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import type { MobileRelease, ReleasesSnapshot } from '../../core/types';
 import { connect } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';
-import { remote, useReleases } from '../components/notifications/badges';
+import { useReleases } from '../components/notifications/badges';
 import { DocBody, RelatedDocs, TableOfContents, useSections } from '../components/pages/Doc';
 import { StatusMessage } from '../components/StatusMessage';
 
@@ -39,7 +39,7 @@ function useAcknowledgedOnView(snapshot: ReleasesSnapshot | null): Set<Platform>
       if (release && isNewer(release.version, snapshot.acknowledged[p])) news.add(p);
     }
     setFresh(news);
-    if (snapshot.badge) void connect().then((api) => remote(api).acknowledgeRelease());
+    if (snapshot.badge) void connect().then((api) => api.acknowledgeRelease());
   }, [snapshot]);
   return fresh;
 }

@@ -9,7 +9,8 @@ import '../components/moderation/i18n';
 import '../components/moderation/moderation.css';
 import { displayName } from '../../core/profile';
 import type { CacheObject } from '../../core/types';
-import { fullApi, useAccount } from '../lib/account';
+import { connect } from '../worker-client';
+import { useAccount } from '../lib/account';
 import { PageIntro } from './InfoPage';
 import { runAction } from '../components/moderation/actions';
 import { mutedSections, pubkeyFromInput, type MutedSections } from '../components/moderation/muted';
@@ -36,7 +37,7 @@ function useMuteList(pubkey: string | undefined): [Loaded, () => void] {
     if (!pubkey) return;
     let live = true;
     setLoaded({ status: 'loading' });
-    fullApi()
+    connect()
       .then((api) => Promise.all([api.request('mutelist', { pubkey, extended_response: true }), api.request('user_infos', { pubkeys: [pubkey] })]))
       .then(([reply, owner]) => {
         if (reply.notice !== undefined) throw new Error(reply.notice);

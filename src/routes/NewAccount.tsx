@@ -9,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
-import { fullApi, useAccount, type FullApi } from '../lib/account';
+import { connect, type Api } from '../worker-client';
+import { useAccount } from '../lib/account';
 import { usePageTitle } from '../lib/hooks';
 import { toastSuccess } from '../lib/toast';
 import {
@@ -59,7 +60,7 @@ function saveWizard(state: WizardState | null): void {
  * already on the list fetches the newest list and is then ignored, signing nothing — but only
  * once the cache server really has our list, or it would start a one-entry list instead.
  */
-async function refreshFollowing(api: FullApi, pubkey: string, contacts: NostrEvent | undefined): Promise<void> {
+async function refreshFollowing(api: Api, pubkey: string, contacts: NostrEvent | undefined): Promise<void> {
   const first = contacts?.tags.find((t) => t[0] === 'p')?.[1];
   if (!contacts || !first) return;
   try {
@@ -112,7 +113,7 @@ export default function NewAccount() {
     const secret = generateSecretKey();
     try {
       const pubkey = getPublicKey(secret);
-      const result = await (await fullApi()).login({ method: 'nsec', nsec: nsecEncode(secret) });
+      const result = await (await connect()).login({ method: 'nsec', nsec: nsecEncode(secret) });
       if (!result.ok) throw new Error(result.code);
       setCreated(pubkey);
       update({ pubkey, step: 2, follows: undefined });
@@ -130,7 +131,7 @@ export default function NewAccount() {
     setBusy(true);
     setError(null);
     try {
-      const api = await fullApi();
+      const api = await connect();
       const relays = account?.account?.relaySettings ?? {};
       const [profile, contacts, relayList] = await Promise.all([
         api.publish(profileEvent(state.username, state.profile)),

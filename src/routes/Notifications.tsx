@@ -2,9 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TabStrip } from '../components/TabStrip';
 import { Link } from 'wouter';
-import type { NotificationsSnapshot, NotificationTypeGroup, StruccApi } from '../../core/types';
+import type { NotificationsSnapshot, NotificationTypeGroup } from '../../core/types';
 import { registerNamespace } from '../i18n';
-import { Comlink, connect, tabId, type Api } from '../worker-client';
+import { Comlink, connect, tabId } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { StatusMessage, RetryMessage } from '../components/StatusMessage';
@@ -17,10 +17,6 @@ import '../styles/notifications.css';
 
 registerNamespace('notifications', { hu, en });
 
-type ListRemote = Required<
-  Pick<StruccApi, 'openNotifications' | 'loadMoreNotifications' | 'selectNotificationGroup' | 'closeNotifications' | 'markNotificationsSeen'>
->;
-const remote = (api: Api): ListRemote => api as unknown as ListRemote;
 
 /** Login states in which the worker has not decided yet who is signed in. */
 const PENDING = new Set(['booting', 'detecting', 'busy', 'unlocking']);
@@ -42,17 +38,17 @@ function useNotificationList(pubkey: string | undefined, initial: NotificationTy
     let live = true;
     setSnapshot(null);
     connect()
-      .then((api) => remote(api).openNotifications(tabId, initialGroup.current, Comlink.proxy((s: NotificationsSnapshot) => void (live && setSnapshot(s)))))
+      .then((api) => api.openNotifications(tabId, initialGroup.current, Comlink.proxy((s: NotificationsSnapshot) => void (live && setSnapshot(s)))))
       .then((h) => {
         if (live) handle.current = h;
-        else void connect().then((api) => remote(api).closeNotifications(h));
+        else void connect().then((api) => api.closeNotifications(h));
       })
       .catch(() => live && setSnapshot({ typeGroup: initialGroup.current, status: 'error', notifications: [], notes: {}, users: {}, hasMore: false, error: 'no_socket' }));
     return () => {
       live = false;
       const h = handle.current;
       handle.current = null;
-      if (h !== null) void connect().then((api) => remote(api).closeNotifications(h));
+      if (h !== null) void connect().then((api) => api.closeNotifications(h));
     };
   }, [pubkey]);
 
@@ -61,17 +57,17 @@ function useNotificationList(pubkey: string | undefined, initial: NotificationTy
   useEffect(() => {
     if (marked.current || snapshot?.status !== 'ready') return;
     marked.current = true;
-    void connect().then((api) => remote(api).markNotificationsSeen()).catch(() => undefined);
+    void connect().then((api) => api.markNotificationsSeen()).catch(() => undefined);
   }, [snapshot?.status]);
 
   const loadMore = useCallback(() => {
     const h = handle.current;
-    if (h !== null) void connect().then((api) => remote(api).loadMoreNotifications(h));
+    if (h !== null) void connect().then((api) => api.loadMoreNotifications(h));
   }, []);
   const select = useCallback((group: NotificationTypeGroup) => {
     initialGroup.current = group;
     const h = handle.current;
-    if (h !== null) void connect().then((api) => remote(api).selectNotificationGroup(h, group));
+    if (h !== null) void connect().then((api) => api.selectNotificationGroup(h, group));
   }, []);
   return { snapshot, loadMore, select };
 }

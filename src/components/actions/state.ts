@@ -8,7 +8,8 @@ import hu from '../../../locales/hu/actions.json';
 import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
 import type { FeedNote, NoteStats } from '../../../core/types';
-import { accountAction, fullApi, useAccount } from '../../lib/account';
+import { connect } from '../../worker-client';
+import { accountAction, useAccount } from '../../lib/account';
 import { bookmarkTag, coordinateOf, hasBookmark, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
 import { toastError } from '../../lib/toast';
 
@@ -147,7 +148,7 @@ export async function zapNote(note: FeedNote, choice: ZapChoice): Promise<boolea
     zapSats: (before?.zapSats ?? 0) + choice.amountSats,
     zapCount: (before?.zapCount ?? 0) + 1,
   });
-  const api = await fullApi();
+  const api = await connect();
   const result = await api
     .zap({ recipient: note.event.pubkey, lud16: note.author.lud16, lud06: note.author.lud06, event: note.event, amountSats: choice.amountSats, comment: choice.comment })
     .catch(() => ({ status: 'failed' as const, reason: 'failed' }));

@@ -6,7 +6,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmojiUse, FeedNote, NostrEvent, Profile, PublishResult } from '../../../core/types';
-import { accountAction, fullApi, useActingPubkey } from '../../lib/account';
+import { connect } from '../../worker-client';
+import { accountAction, useActingPubkey } from '../../lib/account';
 import { buildNoteEvent } from '../../lib/noteTags';
 import { openLogin } from '../../lib/overlays';
 import { remoteSignerError } from '../../lib/remoteSigner';
@@ -102,7 +103,7 @@ export function NoteForm({ draft, replyTo, quote, variant, onPublished, textarea
     });
     let result: PublishResult;
     try {
-      result = await (await fullApi()).publish(event);
+      result = await (await connect()).publish(event);
     } catch {
       result = { success: false, reasons: {}, outcome: 'failed' };
     }

@@ -3,16 +3,9 @@
  * signed-in user, its snapshot, and the calls that drive it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DmRelation, DmSnapshot, PublishResult, StruccApi } from '../../../core/types';
+import type { DmRelation, DmSnapshot, PublishResult } from '../../../core/types';
 import { Comlink, connect, tabId, type Api } from '../../worker-client';
 
-type DmRemote = Required<
-  Pick<
-    StruccApi,
-    'openDms' | 'setDmRelation' | 'loadMoreDmContacts' | 'selectDmContact' | 'loadMoreDms' | 'sendDm' | 'retryDm' | 'markAllDmsRead' | 'closeDms'
-  >
->;
-const remote = (api: Api): DmRemote => api as unknown as DmRemote;
 
 export interface DmControls {
   snapshot: DmSnapshot | null;
@@ -38,10 +31,10 @@ export function useDms(pubkey: string): DmControls {
     setSnapshot(null);
     setFailed(false);
     ready.current = connect()
-      .then((api) => remote(api).openDms(tabId, Comlink.proxy((s: DmSnapshot) => void (live && setSnapshot(s)))))
+      .then((api) => api.openDms(tabId, Comlink.proxy((s: DmSnapshot) => void (live && setSnapshot(s)))))
       .then((h) => {
         if (live) handle.current = h;
-        else void connect().then((api) => remote(api).closeDms(h));
+        else void connect().then((api) => api.closeDms(h));
         return live ? h : null;
       })
       .catch(() => {
@@ -52,13 +45,13 @@ export function useDms(pubkey: string): DmControls {
       live = false;
       const h = handle.current;
       handle.current = null;
-      if (h !== null) void connect().then((api) => remote(api).closeDms(h));
+      if (h !== null) void connect().then((api) => api.closeDms(h));
     };
   }, [pubkey]);
 
   // Calls made before the page opened wait for it, so a conversation chosen from the URL is not lost.
-  const withPage = useCallback(<T,>(fn: (api: DmRemote, h: number) => Promise<T>, fallback: T): Promise<T> => {
-    return ready.current.then(async (h) => (h === null ? fallback : fn(remote(await connect()), h)));
+  const withPage = useCallback(<T,>(fn: (api: Api, h: number) => Promise<T>, fallback: T): Promise<T> => {
+    return ready.current.then(async (h) => (h === null ? fallback : fn(await connect(), h)));
   }, []);
 
   const setRelation = useCallback((relation: DmRelation) => void withPage((api, h) => api.setDmRelation(h, relation), undefined), [withPage]);
@@ -71,7 +64,7 @@ export function useDms(pubkey: string): DmControls {
     [withPage],
   );
   const markAllRead = useCallback(async () => {
-    const api = remote(await connect());
+    const api = await connect();
     const result = await api.markAllDmsRead();
     return result.ok;
   }, []);

@@ -6,7 +6,8 @@ import { NOTE_NS } from '../../lib/noteI18n';
 import { ZapIcon } from '../Icons';
 import { CopyButton } from './CopyButton';
 import { QrCode } from '../QrCode';
-import { fullApi, useActingPubkey } from '../../lib/account';
+import { connect } from '../../worker-client';
+import { useActingPubkey } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError } from '../../lib/toast';
 import { useWallet } from '../wallet/useWallet';
@@ -75,7 +76,7 @@ function PayArea({ invoice, info, locale }: { invoice: string; info: Invoice; lo
     });
     if (!ok) return;
     setState('paying');
-    const result = await (await fullApi()).payInvoice(invoice).catch(() => ({ status: 'failed' as const }));
+    const result = await (await connect()).payInvoice(invoice).catch(() => ({ status: 'failed' as const }));
     if (result.status === 'paid') setState('paid');
     else {
       setState('idle');

@@ -2,21 +2,18 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { neventEncode } from 'nostr-tools/nip19';
-import type { ExplorePerson, ExploreZap, FeedNote, StruccApi } from '../../../core/types';
+import type { ExplorePerson, ExploreZap, FeedNote } from '../../../core/types';
 import { displayName } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { isImageUrl } from '../../lib/content';
 import { mediaUrl } from '../../lib/media';
 import { useFeed } from '../../lib/useFeed';
-import type { Api } from '../../worker-client';
 import { Avatar } from '../Avatar';
 import { FollowButton } from '../actions/FollowButton';
 import { ZapIcon } from '../Icons';
 import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { useLoad, usePaged, type Paged } from './useExplore';
 
-type ExploreRemote = Required<Pick<StruccApi, 'explorePeople' | 'exploreZaps' | 'exploreTopics'>>;
-const remote = (api: Api) => api as unknown as ExploreRemote;
 
 /** Spec §9: explore people 10 a page, media 20. */
 const PEOPLE_PAGE = 10;
@@ -68,7 +65,7 @@ export function ExplorePeople({ viewer }: { viewer: string | undefined }) {
   const paged = usePaged<ExplorePerson>(
     `people:${viewer ?? ''}`,
     PEOPLE_PAGE,
-    (api, offset, limit) => remote(api).explorePeople({ offset, limit }, viewer),
+    (api, offset, limit) => api.explorePeople({ offset, limit }, viewer),
     (p) => p.profile.pubkey,
   );
   return (
@@ -108,7 +105,7 @@ function excerpt(text: string, max = 180): string {
 
 export function ExploreZaps({ viewer }: { viewer: string | undefined }) {
   const { t } = useTranslation('explore');
-  const paged = usePaged<ExploreZap>(`zaps:${viewer ?? ''}`, ZAPS_PAGE, (api, offset, limit) => remote(api).exploreZaps({ offset, limit }, viewer), (z) => z.id);
+  const paged = usePaged<ExploreZap>(`zaps:${viewer ?? ''}`, ZAPS_PAGE, (api, offset, limit) => api.exploreZaps({ offset, limit }, viewer), (z) => z.id);
   return (
     <ListState paged={paged} empty={t('zaps.empty')}>
       <ul className="zap-list" aria-label={t('zaps.label')}>
@@ -207,7 +204,7 @@ export function ExploreMedia() {
 
 export function ExploreTopics() {
   const { t } = useTranslation('explore');
-  const { state, retry } = useLoad('topics', (api) => remote(api).exploreTopics());
+  const { state, retry } = useLoad('topics', (api) => api.exploreTopics());
   if (state.status === 'error') {
     return (
       <RetryMessage title={t('listError')} retryLabel={t('retry')} onRetry={retry} />

@@ -4,13 +4,11 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CacheObject, StruccApi } from '../../../core/types';
-import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
+import type { CacheObject } from '../../../core/types';
+import { Comlink, connect, getApi, tabId } from '../../worker-client';
 import { useLoad } from './useExplore';
 import { CacheKind } from '../../../core/kinds';
 
-type SubscribeRemote = Required<Pick<StruccApi, 'subscribe' | 'unsubscribe'>>;
-const remote = (api: Api) => api as unknown as SubscribeRemote;
 
 const NET_KEYS = ['users', 'pubkeys', 'pubnotes', 'reactions', 'reposts', 'zaps', 'satszapped', 'any'] as const;
 type NetStats = Record<(typeof NET_KEYS)[number], number>;
@@ -51,7 +49,7 @@ function useNetStats(): NetStats | undefined {
     const timer = window.setInterval(paint, REPAINT_MS);
     connect()
       .then((api) =>
-        remote(api).subscribe(
+        api.subscribe(
           tabId,
           'net_stats',
           {},
@@ -66,14 +64,14 @@ function useNetStats(): NetStats | undefined {
       .then((h) => {
         const api = getApi();
         if (live) handle = h;
-        else if (api) void remote(api).unsubscribe(h);
+        else if (api) void api.unsubscribe(h);
       })
       .catch(() => undefined);
     return () => {
       live = false;
       window.clearInterval(timer);
       const api = getApi();
-      if (handle !== null && api) void remote(api).unsubscribe(handle);
+      if (handle !== null && api) void api.unsubscribe(handle);
     };
   }, []);
   return stats;

@@ -1,9 +1,8 @@
 /** Explore's small data hooks: who is signed in, one-shot requests, and offset-paged lists. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSnapshot, StruccApi } from '../../../core/types';
+import type { AccountSnapshot } from '../../../core/types';
 import { Comlink, connect, tabId, type Api } from '../../worker-client';
 
-type AccountRemote = Required<Pick<StruccApi, 'watchAccount' | 'unwatchAccount'>>;
 
 /** The signed-in (or read-only) user's pubkey; undefined for a guest and while the login is settling. */
 export function useViewerPubkey(): string | undefined {
@@ -11,10 +10,9 @@ export function useViewerPubkey(): string | undefined {
   useEffect(() => {
     let live = true;
     let handle: number | null = null;
-    const remote = (api: Api) => api as unknown as AccountRemote;
     connect()
       .then((api) =>
-        remote(api).watchAccount(
+        api.watchAccount(
           tabId,
           Comlink.proxy((s: AccountSnapshot) => {
             if (!live) return;
@@ -25,12 +23,12 @@ export function useViewerPubkey(): string | undefined {
       )
       .then((h) => {
         if (live) handle = h;
-        else void connect().then((api) => remote(api).unwatchAccount(h));
+        else void connect().then((api) => api.unwatchAccount(h));
       })
       .catch(() => undefined);
     return () => {
       live = false;
-      if (handle !== null) void connect().then((api) => remote(api).unwatchAccount(handle as number));
+      if (handle !== null) void connect().then((api) => api.unwatchAccount(handle as number));
     };
   }, []);
   return pubkey;

@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { remoteSignerError } from '../../lib/remoteSigner';
 import { toastSuccess } from '../../lib/toast';
 import { MSG_PIN_TOO_SHORT } from '../../../core/keys';
@@ -47,7 +47,7 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
   // A QR code still on show when the dialog closes is withdrawn, so no signer app can use it later.
   useEffect(
     () => () => {
-      if (offered.current) void fullApi().then((api) => api.cancelNostrConnect());
+      if (offered.current) void connect().then((api) => api.cancelNostrConnect());
     },
     [],
   );
@@ -59,7 +59,7 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
     setWorking(viaExtension ? 'extension' : request.method === 'bunker' ? 'bunker' : 'nsec');
     setErrors({});
     try {
-      const result = await (await fullApi()).login(request);
+      const result = await (await connect()).login(request);
       if (result.ok) {
         toastSuccess(t('modal.success'));
         onClose();
@@ -88,7 +88,7 @@ export default function LoginModal({ onClose }: { onClose: () => void }) {
   const showQr = async () => {
     setErrors({});
     try {
-      const uri = await (await fullApi()).nostrConnect();
+      const uri = await (await connect()).nostrConnect();
       offered.current = true;
       setOffer(uri);
       await run({ method: 'bunker', uri });

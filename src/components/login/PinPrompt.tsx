@@ -5,7 +5,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { toastSuccess } from '../../lib/toast';
 import { Modal } from '../Modal';
 import { PinField } from './PinField';
@@ -18,7 +18,7 @@ function ForgotPin({ onBack, onDone }: { onBack: () => void; onDone: () => void 
   const forget = async () => {
     setWorking(true);
     try {
-      await (await fullApi()).logout();
+      await (await connect()).logout();
       toastSuccess(t('forgot.done'));
       onDone();
     } finally {
@@ -64,7 +64,7 @@ export default function PinPrompt() {
     setWorking(true);
     setError(null);
     try {
-      const result = await (await fullApi()).unlockPin(pin);
+      const result = await (await connect()).unlockPin(pin);
       // On success the snapshot leaves pinPrompt and the gate unmounts this dialog.
       if (!result.ok) setError(result.code === 'not-secure-env' ? t('modal.insecure') : t('pin.wrong'));
       else setPin('');
@@ -75,7 +75,7 @@ export default function PinPrompt() {
     }
   };
 
-  const cancel = () => void fullApi().then((api) => api.cancelPin());
+  const cancel = () => void connect().then((api) => api.cancelPin());
 
   if (forgot) return <ForgotPin onBack={() => setForgot(false)} onDone={() => setForgot(false)} />;
 

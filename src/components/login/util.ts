@@ -1,6 +1,6 @@
 /** Small helpers shared by the login modals, the /new wizard and the account page. */
 import { useEffect, useState } from 'react';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { showToast, toastSuccess } from '../../lib/toast';
 
 /** A NIP-07 extension is present in this tab (the worker cannot see window.nostr itself). */
@@ -26,7 +26,7 @@ export function useRevealedSecret(wanted: boolean): string | null {
   useEffect(() => {
     if (!wanted) return setNsec(null);
     let live = true;
-    void fullApi()
+    void connect()
       .then((api) => api.revealSecret())
       .then((value) => live && setNsec(value));
     return () => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { displayName } from '../../../core/profile';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { parseFilterAnswer, type FilterAnswer } from './filters';
 import { UserPicker } from './UserPicker';
 import { profileOf, rememberProfiles } from './useProfiles';
@@ -36,7 +36,7 @@ export function FilterListCheck({ viewer }: { viewer: string }) {
         onPick={async (p) => {
           setAnswer({ text: t('check.checking'), found: false });
           try {
-            const api = await fullApi();
+            const api = await connect();
             const [reply] = await Promise.all([
               api.request('search_filterlist', { pubkey: p.pubkey, user_pubkey: viewer }),
               p.name || p.displayName ? Promise.resolve(null) : api.request('user_infos', { pubkeys: [p.pubkey] }).then((r) => rememberProfiles(r.events)),

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { noteEncode } from 'nostr-tools/nip19';
 import type { NostrEvent } from '../../../core/types';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { profileOf, rememberProfiles } from './useProfiles';
 import { displayName } from '../../../core/profile';
 
@@ -16,7 +16,7 @@ function useNotes(ids: string[]): Record<string, NostrEvent> {
   useEffect(() => {
     if (!key) return;
     let live = true;
-    fullApi()
+    connect()
       .then((api) => api.request('events', { event_ids: key.split(','), extended_response: true }))
       .then((reply) => {
         rememberProfiles(reply.events);

@@ -7,7 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { displayName, shortNpub } from '../../../core/profile';
 import type { Profile } from '../../../core/types';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { Avatar } from '../Avatar';
 import { looksLikeKey, pubkeyFromInput } from './muted';
 import { profileOf, rememberProfile } from './useProfiles';
@@ -64,7 +64,7 @@ export function UserPicker({ label, actionLabel, hint, disabled, onPick, onSearc
     }
     setBusy(true);
     try {
-      const found = await (await fullApi()).searchUsers(query, 10);
+      const found = await (await connect()).searchUsers(query, 10);
       for (const p of found) rememberProfile(p);
       setResults(found);
     } catch {

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { parseProfile, emptyProfile } from '../../../core/profile';
 import type { CacheObject, NostrEvent, Profile } from '../../../core/types';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 
 const known = new Map<string, Profile>();
 const asked = new Set<string>();
@@ -38,7 +38,7 @@ export function useProfiles(pubkeys: string[]): (pubkey: string) => Profile {
     let live = true;
     const wanted = key.split(',');
     for (const p of wanted) asked.add(p);
-    fullApi()
+    connect()
       .then((api) => api.request('user_infos', { pubkeys: wanted }))
       .then((reply) => {
         rememberProfiles(reply.events);

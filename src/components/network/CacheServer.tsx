@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkCacheServerUrl } from '../../../core/cacheServerUrl';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { useSocketState } from '../../lib/hooks';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { OneFieldForm } from '../settings/OneFieldForm';
@@ -27,7 +27,7 @@ export function CacheServer() {
   const [alt, setAlt] = useState(() => readStored(CACHE_SERVER_ALT_KEY));
 
   const switchTo = async (url: string) => {
-    const result = await (await fullApi()).setCacheServer(url);
+    const result = await (await connect()).setCacheServer(url);
     if (!result.ok) {
       toastError(result.error);
       return;

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RelayFlags, RelayInfo } from '../../../core/types';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { toastSuccess } from '../../lib/toast';
 import { parseDefaultRelays, parseUserRelays, relayMap, sameRelay } from './relayList';
 import { publishRelayList } from './save';
@@ -19,7 +19,7 @@ export function OwnRelays({ pubkey, relays, busy, run }: { pubkey?: string; rela
 
   useEffect(() => {
     let live = true;
-    fullApi()
+    connect()
       .then(async (api) => {
         const [defaults, mine] = await Promise.all([
           api.request('get_default_relays'),
@@ -40,7 +40,7 @@ export function OwnRelays({ pubkey, relays, busy, run }: { pubkey?: string; rela
   const inPool = (url: string) => relays.some((r) => sameRelay(r.url, url));
   const use = (url: string, flags: RelayFlags = { read: true, write: true }) =>
     run(async () => {
-      const result = await (await fullApi()).addRelay(url, flags);
+      const result = await (await connect()).addRelay(url, flags);
       if (!result.ok) return;
       if (await publishRelayList(relayMap(relays, result.url, flags))) toastSuccess(t('relays.added'));
     });

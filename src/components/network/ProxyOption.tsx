@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { fullApi, settingsAction, useAccount } from '../../lib/account';
+import { connect } from '../../worker-client';
+import { settingsAction, useAccount } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { Switch } from '../moderation/Switch';
 import { useActivity } from './hooks';
@@ -15,7 +16,7 @@ export function ProxyOption({ busy, run }: { busy: boolean; run: (f: () => Promi
 
   const toggle = (next: boolean) =>
     run(async () => {
-      await (await fullApi()).setProxy(next);
+      await (await connect()).setProxy(next);
       if (!signedIn) return;
       const result = await settingsAction({ type: 'updateSettings', patch: { proxyThroughPrimal: next } });
       if (result.ok) toastSuccess(t('saved'));

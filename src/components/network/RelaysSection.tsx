@@ -4,7 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { RelayInfo } from '../../../core/types';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { confirmDialog } from '../../lib/overlays';
 import { toastSuccess } from '../../lib/toast';
 import { relayMap } from './relayList';
@@ -34,7 +34,7 @@ export function RelaysSection({ relays, busy, run }: { relays: RelayInfo[] | und
     if (!ok) return;
     await run(async () => {
       await publishRelayList(relayMap(relays ?? [], relay.url, null));
-      await (await fullApi()).removeRelay(relay.url);
+      await (await connect()).removeRelay(relay.url);
       toastSuccess(t('relays.removed'));
     });
   };
@@ -42,7 +42,7 @@ export function RelaysSection({ relays, busy, run }: { relays: RelayInfo[] | und
   const add = async (text: string): Promise<string | 'clear' | void> => {
     let outcome: string | 'clear' | undefined;
     await run(async () => {
-      const result = await (await fullApi()).addRelay(text.trim());
+      const result = await (await connect()).addRelay(text.trim());
       if (!result.ok) {
         outcome = result.error;
         return;

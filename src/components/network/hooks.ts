@@ -1,19 +1,18 @@
 /** Worker watchers (relays, activity, log, socket) as React state; each stops when the component goes. */
 import { useEffect, useState } from 'react';
 import type { ActivitySnapshot, LogEntry, RelayInfo } from '../../../core/types';
-import { fullApi, type FullApi } from '../../lib/account';
-import { Comlink, tabId } from '../../worker-client';
+import { Comlink, tabId, connect, type Api } from '../../worker-client';
 
 function useWatch<T>(
-  start: (api: FullApi, cb: (value: T) => void) => Promise<number>,
-  stop: (api: FullApi, handle: number) => Promise<void>,
+  start: (api: Api, cb: (value: T) => void) => Promise<number>,
+  stop: (api: Api, handle: number) => Promise<void>,
 ): T | undefined {
   const [value, setValue] = useState<T>();
   useEffect(() => {
     let live = true;
     let handle: number | undefined;
-    let api: FullApi | undefined;
-    fullApi()
+    let api: Api | undefined;
+    connect()
       .then((a) => {
         api = a;
         return start(

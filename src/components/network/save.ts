@@ -1,8 +1,9 @@
 /** Publishing the relay list (kind 10002) and applying it to the worker's pool, with the page's toasts. */
 import i18n from '../../i18n';
-import { accountAction, accountSnapshot, fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
+import { accountAction, accountSnapshot } from '../../lib/account';
 import { toastError } from '../../lib/toast';
-import type { NostrEvent, RelayFlags } from '../../../core/types';
+import type { RelayFlags } from '../../../core/types';
 import { relayTags } from './relayList';
 
 /** Only a signed-in account has a relay list to publish; a guest's pool is local. */
@@ -25,6 +26,6 @@ export async function publishRelayList(map: Record<string, RelayFlags>): Promise
 
 /** The pool takes the list's flags (same relays, new read/write). */
 export async function applyToPool(map: Record<string, RelayFlags>): Promise<void> {
-  const api = await fullApi();
-  await api.setRelays({ tags: relayTags(map) } as unknown as NostrEvent);
+  const api = await connect();
+  await api.setRelays({ tags: relayTags(map) });
 }

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import { parseSuggestedUsers, type SuggestedGroup } from '../../lib/newAccount';
 import { displayName } from '../../../core/profile';
 import { Avatar } from '../Avatar';
@@ -27,7 +27,7 @@ export function FollowStep({ follows, onChange, onBack, onNext }: Props) {
   const fetchSuggestions = useCallback(() => {
     setLoad({ status: 'loading' });
     let live = true;
-    fullApi()
+    connect()
       .then((api) => api.request('get_suggested_users'))
       .then((reply) => live && setLoad({ status: 'ready', groups: parseSuggestedUsers(reply) }))
       .catch(() => live && setLoad({ status: 'error' }));

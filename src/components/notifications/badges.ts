@@ -4,36 +4,28 @@
  * React components, because the navigation is part of the first screen.
  */
 import { useEffect, useState } from 'react';
-import type { AccountSnapshot, NotificationCountSnapshot, ReleasesSnapshot, StruccApi } from '../../../core/types';
+import type { AccountSnapshot, NotificationCountSnapshot, ReleasesSnapshot } from '../../../core/types';
 import { Comlink, connect, tabId, type Api } from '../../worker-client';
 
-type Remote = Required<
-  Pick<
-    StruccApi,
-    'watchNotificationCount' | 'unwatchNotificationCount' | 'watchDmCount' | 'unwatchDmCount' | 'watchReleases' | 'unwatchReleases' | 'acknowledgeRelease' | 'watchAccount' | 'unwatchAccount'
-  >
->;
-/** Comlink's Remote type cannot call an optional method; the worker implements all of these. */
-export const remote = (api: Api): Remote => api as unknown as Remote;
 
 /** Subscribes through `open`, delivers every snapshot to state, and closes on unmount. */
-function useWatch<T>(open: (api: Remote, cb: (s: T) => void) => Promise<number>, close: (api: Remote, handle: number) => Promise<void>): T | null {
+function useWatch<T>(open: (api: Api, cb: (s: T) => void) => Promise<number>, close: (api: Api, handle: number) => Promise<void>): T | null {
   const [value, setValue] = useState<T | null>(null);
   useEffect(() => {
     let live = true;
     let handle: number | null = null;
     connect()
-      .then((api) => open(remote(api), Comlink.proxy((s: T) => void (live && setValue(s)))))
+      .then((api) => open(api, Comlink.proxy((s: T) => void (live && setValue(s)))))
       .then((h) => {
         handle = h;
-        if (!live) void connect().then((api) => close(remote(api), h));
+        if (!live) void connect().then((api) => close(api, h));
       })
       .catch(() => undefined);
     return () => {
       live = false;
       if (handle !== null) {
         const h = handle;
-        void connect().then((api) => close(remote(api), h));
+        void connect().then((api) => close(api, h));
       }
     };
     // The openers are module constants: one subscription per mounted component.

@@ -1,14 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSnapshot, CacheObject, NostrEvent, Profile, ProfileSnapshot, ProfileTab, StruccApi } from '../../../core/types';
+import type { AccountSnapshot, CacheObject, NostrEvent, Profile, ProfileSnapshot, ProfileTab } from '../../../core/types';
 import { parseProfile } from '../../../core/profile';
-import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
+import { Comlink, connect, tabId } from '../../worker-client';
 import { CacheKind } from '../../../core/kinds';
 
-/** Comlink's Remote type cannot call an optional method; the worker always implements these. */
-type ProfileRemote = Required<
-  Pick<StruccApi, 'openProfile' | 'setProfileKey' | 'loadProfileTab' | 'loadMoreProfileTab' | 'closeProfile' | 'watchAccount' | 'unwatchAccount'>
->;
-const remote = (api: Api): ProfileRemote => api as unknown as ProfileRemote;
 
 export interface ProfileControls {
   snapshot: ProfileSnapshot | null;
@@ -32,34 +27,35 @@ export function useProfilePage(pubkey: string | undefined): ProfileControls {
     setSnapshot(null);
     setFailure(undefined);
     connect()
-      .then((api) => remote(api).openProfile(tabId, pubkey, Comlink.proxy((s: ProfileSnapshot) => live && setSnapshot(s))))
+      .then((api) => api.openProfile(tabId, pubkey, Comlink.proxy((s: ProfileSnapshot) => live && setSnapshot(s))))
       .then((h) => {
         if (!live) {
-          void connect().then((api) => remote(api).closeProfile(h));
+          void connect().then((api) => api.closeProfile(h));
           return;
         }
         opened = h;
         handleRef.current = h;
-        for (const tab of queued.current.splice(0)) void remote(getApi() as Api).loadProfileTab(h, tab);
+        const tabs = queued.current.splice(0);
+        void connect().then((api) => tabs.forEach((tab) => api.loadProfileTab(h, tab)));
       })
       .catch((err: unknown) => live && setFailure(err instanceof Error ? err.message : String(err)));
     return () => {
       live = false;
       handleRef.current = null;
       queued.current = [];
-      const api = getApi();
-      if (opened !== null && api) void remote(api).closeProfile(opened);
+      const h = opened;
+      if (h !== null) void connect().then((api) => api.closeProfile(h));
     };
   }, [pubkey]);
 
   const loadTab = useCallback((tab: ProfileTab) => {
-    const api = getApi();
-    if (handleRef.current !== null && api) void remote(api).loadProfileTab(handleRef.current, tab);
+    const h = handleRef.current;
+    if (h !== null) void connect().then((api) => api.loadProfileTab(h, tab));
     else queued.current.push(tab);
   }, []);
   const loadMore = useCallback((tab: ProfileTab) => {
-    const api = getApi();
-    if (handleRef.current !== null && api) void remote(api).loadMoreProfileTab(handleRef.current, tab);
+    const h = handleRef.current;
+    if (h !== null) void connect().then((api) => api.loadMoreProfileTab(h, tab));
   }, []);
   return { snapshot, failure, loadTab, loadMore };
 }
@@ -80,15 +76,15 @@ export function useViewer(): Viewer {
       else if (!SETTLING.has(s.login.state)) setViewer((v) => (v.status === 'guest' ? v : { status: 'guest' }));
     };
     connect()
-      .then((api) => remote(api).watchAccount(tabId, Comlink.proxy(apply)))
+      .then((api) => api.watchAccount(tabId, Comlink.proxy(apply)))
       .then((h) => {
         handle = h;
-        if (!live) void connect().then((api) => remote(api).unwatchAccount(h));
+        if (!live) void connect().then((api) => api.unwatchAccount(h));
       })
       .catch(() => live && setViewer({ status: 'guest' }));
     return () => {
       live = false;
-      if (handle !== null) void connect().then((api) => remote(api).unwatchAccount(handle as number));
+      if (handle !== null) void connect().then((api) => api.unwatchAccount(handle as number));
     };
   }, []);
   return viewer;

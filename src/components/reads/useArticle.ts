@@ -1,15 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { decode } from 'nostr-tools/nip19';
-import type { StruccApi, ThreadSnapshot } from '../../../core/types';
-import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
+import type { ThreadSnapshot } from '../../../core/types';
+import { Comlink, connect, tabId } from '../../worker-client';
 
-/** Comlink's Remote type cannot call an optional method; the worker implements these. */
-type ThreadRemote = Required<Pick<StruccApi, 'openThread' | 'closeThread'>>;
-const remote = (api: Api): ThreadRemote => api as unknown as ThreadRemote;
 
 function closeThread(handle: number): void {
-  const api = getApi();
-  if (api) remote(api).closeThread(handle).catch(() => undefined);
+  connect()
+    .then((api) => api.closeThread(handle))
+    .catch(() => undefined);
 }
 
 export interface ArticleAddress {
@@ -53,7 +51,7 @@ export function useArticleThread(address: ArticleAddress | null): { state: Artic
     setState({ status: 'loading' });
     connect()
       .then((api) =>
-        remote(api).openThread(
+        api.openThread(
           tabId,
           { type: 'article', pubkey: address.pubkey, kind: address.kind, identifier: address.identifier },
           Comlink.proxy((snapshot: ThreadSnapshot) => {

@@ -4,7 +4,7 @@ import { TabStrip } from '../TabStrip';
 import { useLocation } from 'wouter';
 import { naddrEncode } from 'nostr-tools/nip19';
 import type { PublishOutcome } from '../../../core/types';
-import { fullApi } from '../../lib/account';
+import { connect } from '../../worker-client';
 import {
   buildArticleEvent,
   emptyDraft,
@@ -90,7 +90,7 @@ export function EditorForm({ pubkey, draftKey, initial, base, restored }: Editor
     await saver.flush();
     let outcome: PublishOutcome = 'failed';
     try {
-      const api = await fullApi();
+      const api = await connect();
       const result = await api.publish(buildArticleEvent(fixed, Math.floor(Date.now() / 1000)));
       outcome = result.success ? 'published' : result.outcome;
     } catch {

@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'react';
-import type { Profile, StruccApi } from '../../../core/types';
-import { connect, type Api } from '../../worker-client';
+import type { Profile } from '../../../core/types';
+import { connect } from '../../worker-client';
 
 /** Typing pauses this long before a name search goes out, so each keystroke does not cost a request. */
 export const USER_SEARCH_DEBOUNCE_MS = 250;
 /** Spec §9: user search shows 10. */
 export const USER_SEARCH_LIMIT = 10;
 
-type SearchRemote = Required<Pick<StruccApi, 'searchUsers'>>;
-const remote = (api: Api): SearchRemote => api as unknown as SearchRemote;
 
 export interface UserSearchState {
   /** The term the users were found for ('' before any search). */
@@ -33,7 +31,7 @@ export function useUserSearch(query: string, enabled = true): UserSearchState {
     setState((s) => ({ ...s, loading: true, failed: false }));
     const timer = window.setTimeout(() => {
       connect()
-        .then((api) => remote(api).searchUsers(term, USER_SEARCH_LIMIT))
+        .then((api) => api.searchUsers(term, USER_SEARCH_LIMIT))
         .then((users) => live && setState({ term, users, loading: false, failed: false }))
         .catch(() => live && setState({ term, users: [], loading: false, failed: true }));
     }, USER_SEARCH_DEBOUNCE_MS);

@@ -1,10 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { StruccApi, ThreadSnapshot } from '../../../core/types';
-import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
+import type { ThreadSnapshot } from '../../../core/types';
+import { Comlink, connect, tabId } from '../../worker-client';
 
-/** Comlink's Remote type cannot call an optional method; the worker always implements these. */
-type ThreadRemote = Required<Pick<StruccApi, 'openThread' | 'reloadThread' | 'closeThread'>>;
-const remote = (api: Api): ThreadRemote => api as unknown as ThreadRemote;
 
 export interface ThreadControls {
   snapshot: ThreadSnapshot | null;
@@ -28,7 +25,7 @@ export function useThread(id: string | undefined): ThreadControls {
     setFailure(undefined);
     connect()
       .then((api) =>
-        remote(api).openThread(
+        api.openThread(
           tabId,
           { type: 'note', id },
           Comlink.proxy((next: ThreadSnapshot) => {
@@ -38,7 +35,7 @@ export function useThread(id: string | undefined): ThreadControls {
       )
       .then((h) => {
         if (!live) {
-          void connect().then((api) => remote(api).closeThread(h));
+          void connect().then((api) => api.closeThread(h));
           return;
         }
         handle = h;
@@ -50,14 +47,14 @@ export function useThread(id: string | undefined): ThreadControls {
     return () => {
       live = false;
       handleRef.current = null;
-      const api = getApi();
-      if (handle !== null && api) void remote(api).closeThread(handle);
+      const h = handle;
+      if (h !== null) void connect().then((api) => api.closeThread(h));
     };
   }, [id, attempt]);
 
   const reload = useCallback(() => {
-    const api = getApi();
-    if (handleRef.current !== null && api) void remote(api).reloadThread(handleRef.current);
+    const h = handleRef.current;
+    if (h !== null) void connect().then((api) => api.reloadThread(h));
     else setAttempt((a) => a + 1);
   }, []);
 

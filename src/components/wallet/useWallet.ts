@@ -1,24 +1,23 @@
 /** The wallet connections as the worker keeps them (one watchWallet per hook; the list is small). */
 import { useEffect, useState } from 'react';
 import type { WalletSnapshot } from '../../../core/types';
-import { fullApi } from '../../lib/account';
-import { Comlink, config, tabId } from '../../worker-client';
+import { Comlink, config, tabId, connect } from '../../worker-client';
 
 export function useWallet(): WalletSnapshot | null {
   const [snap, setSnap] = useState<WalletSnapshot | null>(null);
   useEffect(() => {
     let live = true;
     let handle: number | null = null;
-    fullApi()
+    connect()
       .then((api) => api.watchWallet(tabId, Comlink.proxy((s: WalletSnapshot) => live && setSnap(s))))
       .then((h) => {
         if (live) handle = h;
-        else void fullApi().then((api) => api.unwatchWallet(h));
+        else void connect().then((api) => api.unwatchWallet(h));
       })
       .catch(() => undefined);
     return () => {
       live = false;
-      if (handle !== null) void fullApi().then((api) => api.unwatchWallet(handle as number));
+      if (handle !== null) void connect().then((api) => api.unwatchWallet(handle as number));
     };
   }, []);
   return snap;

@@ -6,9 +6,9 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { QrCode } from '../../components/QrCode';
+import { connect } from '../../worker-client';
 import { useAccount } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
-import { fullApi } from '../../lib/account';
 import { toastSuccess } from '../../lib/toast';
 import { PIN_MIN_LENGTH } from '../../../core/pin';
 import { copyWithToast, useRevealedSecret } from '../../components/login/util';
@@ -32,7 +32,7 @@ function PinReveal({ onRevealed }: { onRevealed: (nsec: string) => void }) {
     setWorking(true);
     setError(false);
     try {
-      const nsec = await (await fullApi()).revealSecret(pin);
+      const nsec = await (await connect()).revealSecret(pin);
       setPin('');
       if (nsec) onRevealed(nsec);
       else setError(true);
@@ -76,7 +76,7 @@ function ChangePin() {
     setWorking(true);
     setError(null);
     try {
-      const result = await (await fullApi()).changePin(current, next, again);
+      const result = await (await connect()).changePin(current, next, again);
       if (result.ok) {
         setCurrent('');
         setNext('');

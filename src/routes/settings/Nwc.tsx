@@ -9,8 +9,9 @@ import '../../components/settings/i18n';
 import '../../components/moderation/moderation.css';
 import '../../styles/modal.css';
 import '../../styles/nwc.css';
-import type { PublicConnection, WalletDetailsResult } from '../../../core/types';
-import { fullApi, useAccount } from '../../lib/account';
+import type { PublicConnection, WalletAction, WalletDetailsResult } from '../../../core/types';
+import { connect } from '../../worker-client';
+import { useAccount } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { SignInPrompt } from '../../components/moderation/SignInPrompt';
@@ -29,7 +30,7 @@ function Details({ id }: { id: string }) {
   const load = async () => {
     setLoading(true);
     try {
-      setDetails(await (await fullApi()).walletDetails(id));
+      setDetails(await (await connect()).walletDetails(id));
     } finally {
       setLoading(false);
     }
@@ -67,9 +68,9 @@ function ConnectionRow({ c, active, busy, run }: { c: PublicConnection; active: 
   const { t } = useTranslation('settings');
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(c.name);
-  const act = (action: Parameters<Awaited<ReturnType<typeof fullApi>>['walletAction']>[0]) =>
+  const act = (action: WalletAction) =>
     run(async () => {
-      const r = await (await fullApi()).walletAction(action);
+      const r = await (await connect()).walletAction(action);
       if (!r.ok) toastError(errorText(t, r.code));
     });
   const remove = async () => {
@@ -142,7 +143,7 @@ export default function NwcSettings() {
   const add = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const r = await (await fullApi()).walletAction({ type: 'add', uri, name });
+      const r = await (await connect()).walletAction({ type: 'add', uri, name });
       if (r.ok) {
         setUri('');
         setName('');
@@ -153,7 +154,7 @@ export default function NwcSettings() {
   };
   const connectDemo = () =>
     run(async () => {
-      const r = await (await fullApi()).connectDemoWallet(t('nwc.demoName'));
+      const r = await (await connect()).connectDemoWallet(t('nwc.demoName'));
       if (r.ok) toastSuccess(t('nwc.added'));
       else toastError(errorText(t, r.code));
     });

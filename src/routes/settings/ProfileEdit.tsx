@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { accountAction, fullApi, useAccount, useActingPubkey } from '../../lib/account';
+import { connect } from '../../worker-client';
+import { accountAction, useAccount, useActingPubkey } from '../../lib/account';
 import {
   buildProfileEvent,
   draftKey,
@@ -37,7 +38,7 @@ const SCREEN_ORDER: readonly ProfileField[] = ['banner', 'picture', 'displayName
 
 /** The newest kind 0 of the account in the cache; null when it has none yet (a new account). */
 async function loadProfile(pubkey: string): Promise<PreviousProfile | null> {
-  const reply = await (await fullApi()).request('user_infos', { pubkeys: [pubkey] });
+  const reply = await (await connect()).request('user_infos', { pubkeys: [pubkey] });
   if (reply.notice !== undefined) throw new Error(reply.notice);
   let newest: PreviousProfile | null = null;
   for (const e of reply.events) {
@@ -160,7 +161,7 @@ function ProfileEditor({ pubkey, npub }: { pubkey: string; npub: string }) {
     setSubmitError('');
     setSaving(true);
     try {
-      const result = await (await fullApi()).publish(buildProfileEvent(source.previous, values));
+      const result = await (await connect()).publish(buildProfileEvent(source.previous, values));
       if (!result.success || !result.event) throw new Error('publish-failed');
       const signed = result.event;
       const previous: PreviousProfile = { content: parseProfileContent(signed.content), tags: signed.tags, created_at: signed.created_at };
