@@ -22,6 +22,7 @@ import { decryptWithPin, encryptWithPin } from './pin.ts';
 import { isPinEncrypted, isWeakPin, pinProblem } from '../core/pin.ts';
 import { SettingsService } from './settings.ts';
 import { Signer } from './signer.ts';
+import { Watchers } from './instances.ts';
 import { defaultStorage, type AccountStorage, type StoredLogin } from './storage.ts';
 import type {
   AccountAction,
@@ -44,12 +45,6 @@ export interface AccountServiceOptions {
   remoteSignerTimeoutMs?: number;
   /** Told whenever signing becomes possible or impossible (the publish service's signer). */
   onSignerChange?: (canSign: boolean) => void;
-}
-
-interface Watcher {
-  tabId: string;
-  cb: (s: AccountSnapshot) => void;
-  release: () => void;
 }
 
 const LOGIN_STATES: Record<string, LoginState> = {
@@ -82,9 +77,8 @@ export class AccountService {
   readonly login: Actor<typeof loginMachine>;
   readonly account: Actor<typeof accountMachine>;
   private publisher: Publisher;
-  private readonly watchers = new Map<number, Watcher>();
+  private readonly watchers = new Watchers<AccountSnapshot>();
   private readonly bridgeReleases = new Map<string, () => void>();
-  private nextWatch = 1;
   private nextAction = 1;
   private readonly pending = new Map<number, (r: ActionResult) => void>();
   private booted = false;
@@ -249,24 +243,18 @@ export class AccountService {
   }
 
   watch(tabId: string, cb: (s: AccountSnapshot) => void, release: () => void): number {
-    const handle = this.nextWatch++;
-    this.watchers.set(handle, { tabId, cb, release });
-    this.send(cb, this.snapshot());
-    return handle;
+    return this.watchers.add(tabId, cb, release, this.snapshot());
   }
 
   unwatch(handle: number): void {
-    const w = this.watchers.get(handle);
-    if (!w) return;
-    this.watchers.delete(handle);
-    w.release();
+    this.watchers.remove(handle);
   }
 
   closeTab(tabId: string): void {
     this.signer.removeBridge(tabId);
     this.bridgeReleases.get(tabId)?.();
     this.bridgeReleases.delete(tabId);
-    for (const [handle, w] of [...this.watchers]) if (w.tabId === tabId) this.unwatch(handle);
+    this.watchers.closeTab(tabId);
   }
 
   async loginWith(request: LoginRequest): Promise<ActionResult> {
@@ -397,7 +385,7 @@ export class AccountService {
   }
 
   dispose(): void {
-    for (const handle of [...this.watchers.keys()]) this.unwatch(handle);
+    this.watchers.dispose();
     for (const resolve of this.pending.values()) resolve({ ok: false, code: 'no-pubkey' });
     this.pending.clear();
     this.login.stop();
@@ -454,17 +442,7 @@ export class AccountService {
     this.notifyScheduled = true;
     queueMicrotask(() => {
       this.notifyScheduled = false;
-      const snap = this.snapshot();
-      for (const w of this.watchers.values()) this.send(w.cb, snap);
+      this.watchers.emit(this.snapshot(), () => false);
     });
-  }
-
-  private send(cb: (s: AccountSnapshot) => void, snap: AccountSnapshot): void {
-    try {
-      const r: unknown = cb(snap);
-      if (r instanceof Promise) r.catch(() => undefined);
-    } catch {
-      // The tab's port is gone; closeTab will drop the watcher.
-    }
   }
 }

@@ -6,8 +6,11 @@ import { createActor, type AnyActorLogic } from 'xstate';
 import { cacheSocketMachine, socketStateOf, type CacheSocketSnapshot } from '../machines/cacheSocket.ts';
 import { keyStateOf } from '../machines/login.ts';
 import type { CacheObject, CacheReply, ClientConfig, RelayInfo, SocketSnapshot, StruccApi } from '../core/types.ts';
-import { CacheClient, type Subscription } from './cache.ts';
-import { FeedRegistry, notify } from './feeds.ts';
+import { CacheClient } from './cache.ts';
+import { FeedRegistry } from './feeds.ts';
+import { notify } from './util/notify.ts';
+import { TabHandles } from './util/tabHandles.ts';
+import { Watchers } from './instances.ts';
 import { releaser } from './release.ts';
 import { defaultFeedCache, type FeedCache } from './feedCache.ts';
 import { relayListLoader } from './relayListLoader.ts';
@@ -58,12 +61,6 @@ export interface StruccWorker extends StruccApi {
   account: AccountService;
 }
 
-interface Watcher {
-  tabId: string;
-  cb: (s: SocketSnapshot) => unknown;
-  release: () => void;
-}
-
 function randomId(): string {
   const bytes = new Uint8Array(6);
   crypto.getRandomValues(bytes);
@@ -87,8 +84,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   );
   socket.on('messages', (ev) => cache.handle(ev.messages));
 
-  const watchers = new Map<number, Watcher>();
-  let nextWatch = 1;
+  const socketWatchers = new Watchers<SocketSnapshot>();
   let wasConnected = false;
   let lastSocket: SocketSnapshot | undefined;
   const log = new WorkerLog();
@@ -117,7 +113,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     const line = socketLogLine(lastSocket, next);
     if (line) log.add(line.level, 'socket', line.message, line);
     lastSocket = next;
-    for (const w of watchers.values()) notify(w.cb, next);
+    socketWatchers.emit(next, () => false);
   });
   socket.start();
 
@@ -139,15 +135,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
   const nip05 = new Nip05Verifier(() => config?.cacheServer, options.fetcher);
 
-  const subscriptions = new Map<number, { tabId: string; sub: Subscription; release: () => void }>();
-  let nextSub = 1;
-  const unsubscribe = (handle: number) => {
-    const s = subscriptions.get(handle);
-    if (!s) return;
-    subscriptions.delete(handle);
-    s.sub.close();
-    s.release();
-  };
+  // Cache subscriptions and log watchers the tabs opened; both close with their tab.
+  const tabHandles = new TabHandles<void>();
 
   const tabs = new Map<string, number>();
   // Tabs whose lifetime we follow through a Web Lock: their heartbeats may lapse
@@ -169,17 +158,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   const closeTab = (tabId: string) => {
     tabs.delete(tabId);
     feeds.closeTab(tabId);
-    for (const [handle, w] of [...watchers]) {
-      if (w.tabId !== tabId) continue;
-      watchers.delete(handle);
-      w.release();
-    }
-    for (const [handle, s] of [...subscriptions]) if (s.tabId === tabId) unsubscribe(handle);
-    for (const [handle, l] of [...logHandles]) {
-      if (l.tabId !== tabId) continue;
-      logHandles.delete(handle);
-      l.stop();
-    }
+    socketWatchers.closeTab(tabId);
+    tabHandles.closeTab(tabId);
     network.closeTab(tabId);
     account.service.closeTab(tabId);
     social.closeTab(tabId);
@@ -221,8 +201,6 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     for (const line of relayLogLines(lastRelays, list)) log.add(line.level, 'relay', line.message, line);
     lastRelays = list;
   });
-  const logHandles = new Map<number, { tabId: string; stop: () => void }>();
-  let nextLog = 1;
 
   const account = createAccountApi({
     request,
@@ -331,31 +309,27 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
     async watchSocket(tabId, cb) {
       touch(tabId);
-      const handle = nextWatch++;
-      watchers.set(handle, { tabId, cb, release: releaser(cb) });
-      notify(cb, lastSocket ?? toSocketSnapshot(socket.getSnapshot()));
-      return handle;
+      return socketWatchers.add(tabId, cb, releaser(cb), lastSocket ?? toSocketSnapshot(socket.getSnapshot()));
     },
 
     async unwatch(handle) {
-      const w = watchers.get(handle);
-      if (!w) return;
-      watchers.delete(handle);
-      w.release();
+      socketWatchers.remove(handle);
     },
 
     request,
 
     async subscribe(tabId: string, command: string, payload: Record<string, unknown> | undefined, cb: (e: CacheObject) => void) {
       touch(tabId);
-      const handle = nextSub++;
+      const release = releaser(cb);
       const sub = cache.subscribe(command, payload, { onEvent: (e) => notify(cb, e) });
-      subscriptions.set(handle, { tabId, sub, release: releaser(cb) });
-      return handle;
+      return tabHandles.add(tabId, undefined, () => {
+        sub.close();
+        release();
+      });
     },
 
     async unsubscribe(handle) {
-      unsubscribe(handle);
+      tabHandles.close(handle);
     },
 
     async resetSocket() {
@@ -376,24 +350,16 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
     async watchLogs(tabId, cb) {
       touch(tabId);
-      const handle = nextLog++;
       const release = releaser(cb);
       const stop = log.watch((entries) => notify(cb, entries));
-      logHandles.set(handle, {
-        tabId,
-        stop: () => {
-          stop();
-          release();
-        },
+      return tabHandles.add(tabId, undefined, () => {
+        stop();
+        release();
       });
-      return handle;
     },
 
     async unwatchLogs(handle) {
-      const l = logHandles.get(handle);
-      if (!l) return;
-      logHandles.delete(handle);
-      l.stop();
+      tabHandles.close(handle);
     },
 
     async verifyNip05(pubkey, nip05Address) {

@@ -4,7 +4,7 @@
  * the tabs receive plain Profile and FeedNote objects.
  */
 import { K, parseBundle } from '../core/bundle.ts';
-import type { CacheRequest } from './feeds.ts';
+import type { CacheRequest } from './util/cacheRequest.ts';
 import { emptyProfile } from '../core/profile.ts';
 import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
 import type { CacheObject, ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedNote, NostrEvent, Profile, DiscoverApi } from '../core/types.ts';

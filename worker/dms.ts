@@ -17,7 +17,7 @@ import {
   type MessagesPage,
 } from '../machines/dms.ts';
 import { isNostrEvent, K } from '../core/bundle.ts';
-import type { CacheRequest } from './feeds.ts';
+import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
 import { emptyProfile, parseProfile } from '../core/profile.ts';

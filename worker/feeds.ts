@@ -4,12 +4,14 @@
  */
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { feedMachine, feedStatusOf, type FeedMachineSnapshot, type FeedPage, type FetchPageInput } from '../machines/feed.ts';
-import type { CacheReply, FeedNote, FeedSnapshot, Profile } from '../core/types.ts';
+import type { FeedNote, FeedSnapshot, Profile } from '../core/types.ts';
+import type { CacheRequest } from './util/cacheRequest.ts';
+import { notify } from './util/notify.ts';
+import { Throttle } from './util/throttle.ts';
+import { TabHandles } from './util/tabHandles.ts';
 import { parseBundle } from '../core/bundle.ts';
 import { SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
 import { CACHED_NOTES_PER_FEED, CachedFeedView, type FeedCache } from './feedCache.ts';
-
-export type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 
 /** mega_feed_directive {spec, limit, until?, since?, user_pubkey?} to one FeedPage. */
 export async function fetchFeedPage(request: CacheRequest, input: FetchPageInput): Promise<FeedPage> {
@@ -34,51 +36,6 @@ export async function fetchFeedPage(request: CacheRequest, input: FetchPageInput
   if (reply.notice !== undefined) return { notes: [] };
   const { notes, range } = parseBundle(reply.events);
   return { notes, since: range?.since, until: range?.until, orderBy: range?.orderBy };
-}
-
-/**
- * Calls `emit` with the latest value at most once per `ms`: the first change goes out at once,
- * later ones within the window are coalesced into one trailing call.
- */
-export class Throttle<T> {
-  private last = -Infinity;
-  private timer?: ReturnType<typeof setTimeout>;
-  private latest?: { value: T };
-
-  constructor(
-    private readonly ms: number,
-    private readonly emit: (value: T) => void,
-  ) {}
-
-  push(value: T): void {
-    this.latest = { value };
-    if (this.timer !== undefined) return;
-    const wait = this.last + this.ms - Date.now();
-    if (wait <= 0) this.fire();
-    else this.timer = setTimeout(() => this.fire(), wait);
-  }
-
-  /** Sends this value now, whatever the window: a first paint must not wait behind an empty loading state. */
-  pushNow(value: T): void {
-    this.cancel();
-    this.latest = { value };
-    this.fire();
-  }
-
-  cancel(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.latest = undefined;
-  }
-
-  private fire(): void {
-    this.timer = undefined;
-    const latest = this.latest;
-    this.latest = undefined;
-    if (!latest) return;
-    this.last = Date.now();
-    this.emit(latest.value);
-  }
 }
 
 const PILL_AUTHORS = 3;
@@ -106,21 +63,9 @@ export function toFeedSnapshot(snapshot: FeedMachineSnapshot): FeedSnapshot {
   return out;
 }
 
-/** Calls a (possibly Comlink-proxied) callback; a tab that went away must not break the worker. */
-export function notify<T>(cb: (value: T) => unknown, value: T): void {
-  try {
-    const r = cb(value);
-    if (r && typeof (r as Promise<unknown>).catch === 'function') (r as Promise<unknown>).catch(() => undefined);
-  } catch {
-    // The tab's port is gone; its heartbeat lapse will clean the feed up.
-  }
-}
-
 interface FeedInstance {
-  tabId: string;
   actor: Actor<typeof feedMachine>;
   throttle: Throttle<FeedSnapshot>;
-  release: () => void;
   view: CachedFeedView;
   /** Re-sends the current snapshot (after the cached page or the pill changed what the tab sees). */
   emit: () => void;
@@ -140,8 +85,7 @@ export interface FeedRegistryOptions {
 }
 
 export class FeedRegistry {
-  private readonly feeds = new Map<number, FeedInstance>();
-  private nextHandle = 1;
+  private readonly feeds = new TabHandles<FeedInstance>();
   private readonly machine;
 
   constructor(private readonly options: FeedRegistryOptions) {
@@ -151,7 +95,7 @@ export class FeedRegistry {
   }
 
   open(tabId: string, spec: string, cb: (s: FeedSnapshot) => unknown, release: () => void = () => undefined): number {
-    const handle = this.nextHandle++;
+    let handle = 0;
     const create = (forSpec: string) => createActor(this.machine, { input: { spec: forSpec, userPubkey: this.options.userPubkey() } });
     let actor = create(spec);
     const throttle = new Throttle<FeedSnapshot>(this.options.throttleMs ?? SNAPSHOT_THROTTLE_MS, (s) => notify(cb, s));
@@ -184,7 +128,7 @@ export class FeedRegistry {
       });
     };
     let subscription = actor.subscribe(() => emit());
-    const instance: FeedInstance = { tabId, actor, throttle, release, view, emit, restore, restart: () => undefined };
+    const instance: FeedInstance = { actor, throttle, view, emit, restore, restart: () => undefined };
     // Notes are ranked and filtered for the viewer (follows, mutes), so a sign-in or sign-out starts the feed over.
     instance.restart = () => {
       const current = actor.getSnapshot().context.spec;
@@ -199,7 +143,11 @@ export class FeedRegistry {
       actor.start();
       restore();
     };
-    this.feeds.set(handle, instance);
+    handle = this.feeds.add(tabId, instance, () => {
+      instance.throttle.cancel();
+      instance.actor.stop();
+      release();
+    });
     actor.start();
     restore();
     return handle;
@@ -236,16 +184,11 @@ export class FeedRegistry {
   }
 
   close(handle: number): void {
-    const feed = this.feeds.get(handle);
-    if (!feed) return;
-    this.feeds.delete(handle);
-    feed.throttle.cancel();
-    feed.actor.stop();
-    feed.release();
+    this.feeds.close(handle);
   }
 
   closeTab(tabId: string): void {
-    for (const [handle, feed] of [...this.feeds]) if (feed.tabId === tabId) this.close(handle);
+    this.feeds.closeTab(tabId);
   }
 
   get size(): number {

@@ -1,10 +1,11 @@
 /**
- * Per-tab machine instances and watchers for the notification, DM, profile and thread services:
- * the FeedRegistry pattern (throttled snapshots, nothing left behind when a tab goes) made
- * generic over the machine and its snapshot.
+ * Per-tab machine instances and watchers of a shared value, for the services the tabs open:
+ * throttled snapshots, and nothing left behind when a tab goes (TabHandles keeps the handles).
  */
 import type { AnyActorRef } from 'xstate';
-import { notify, Throttle } from './feeds.ts';
+import { notify } from './util/notify.ts';
+import { Throttle } from './util/throttle.ts';
+import { TabHandles } from './util/tabHandles.ts';
 import { SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
 
 /** Top-level fields compared by identity: machines replace what changed, so this spots real changes. */
@@ -27,16 +28,11 @@ export function shallowSame<T extends object>(a: T, b: T): boolean {
 }
 
 interface Instance<A> {
-  tabId: string;
   actor: A;
-  throttle: Throttle<unknown>;
-  release: () => void;
-  unsubscribe: () => void;
 }
 
 export class InstanceRegistry<A extends AnyActorRef, S extends object> {
-  private readonly items = new Map<number, Instance<A>>();
-  private next = 1;
+  private readonly items = new TabHandles<Instance<A>>();
 
   constructor(
     private readonly view: (actor: A) => S,
@@ -45,7 +41,6 @@ export class InstanceRegistry<A extends AnyActorRef, S extends object> {
 
   /** Starts the actor and streams its view to cb; the handle closes it. */
   open(tabId: string, actor: A, cb: (s: S) => unknown, release: () => void): number {
-    const handle = this.next++;
     const throttle = new Throttle<S>(this.throttleMs, (s) => notify(cb, s));
     let previous: S | undefined;
     const sub = actor.subscribe(() => {
@@ -54,7 +49,12 @@ export class InstanceRegistry<A extends AnyActorRef, S extends object> {
       previous = next;
       throttle.push(next);
     });
-    this.items.set(handle, { tabId, actor, throttle: throttle as Throttle<unknown>, release, unsubscribe: () => sub.unsubscribe() });
+    const handle = this.items.add(tabId, { actor }, () => {
+      throttle.cancel();
+      sub.unsubscribe();
+      actor.stop();
+      release();
+    });
     actor.start();
     return handle;
   }
@@ -68,21 +68,15 @@ export class InstanceRegistry<A extends AnyActorRef, S extends object> {
   }
 
   close(handle: number): void {
-    const item = this.items.get(handle);
-    if (!item) return;
-    this.items.delete(handle);
-    item.throttle.cancel();
-    item.unsubscribe();
-    item.actor.stop();
-    item.release();
+    this.items.close(handle);
   }
 
   closeTab(tabId: string): void {
-    for (const [handle, item] of [...this.items]) if (item.tabId === tabId) this.close(handle);
+    this.items.closeTab(tabId);
   }
 
   dispose(): void {
-    for (const handle of [...this.items.keys()]) this.close(handle);
+    this.items.dispose();
   }
 
   get size(): number {
@@ -90,15 +84,13 @@ export class InstanceRegistry<A extends AnyActorRef, S extends object> {
   }
 }
 
-/** Tabs watching one shared value (a count, the releases): each gets the current value at once. */
+/** Tabs watching one shared value (a count, the releases, the socket state): each gets the current value at once. */
 export class Watchers<T> {
-  private readonly items = new Map<number, { tabId: string; cb: (v: T) => unknown; release: () => void }>();
-  private next = 1;
+  private readonly items = new TabHandles<(v: T) => unknown>();
   private last?: { value: T };
 
   add(tabId: string, cb: (v: T) => unknown, release: () => void, current: T): number {
-    const handle = this.next++;
-    this.items.set(handle, { tabId, cb, release });
+    const handle = this.items.add(tabId, cb, release);
     notify(cb, current);
     return handle;
   }
@@ -107,22 +99,19 @@ export class Watchers<T> {
   emit(value: T, same: (a: T, b: T) => boolean): void {
     if (this.last && same(this.last.value, value)) return;
     this.last = { value };
-    for (const w of this.items.values()) notify(w.cb, value);
+    for (const cb of this.items.values()) notify(cb, value);
   }
 
   remove(handle: number): void {
-    const w = this.items.get(handle);
-    if (!w) return;
-    this.items.delete(handle);
-    w.release();
+    this.items.close(handle);
   }
 
   closeTab(tabId: string): void {
-    for (const [handle, w] of [...this.items]) if (w.tabId === tabId) this.remove(handle);
+    this.items.closeTab(tabId);
   }
 
   dispose(): void {
-    for (const handle of [...this.items.keys()]) this.remove(handle);
+    this.items.dispose();
   }
 
   get size(): number {

@@ -7,6 +7,7 @@ import { ActivityService, type CacheSocketControl } from './activity.ts';
 import { createPublisher, type Signer } from './publish.ts';
 import { RelayService, type WebSocketFactory } from './relays.ts';
 import type { CacheReply, NetworkApi } from '../core/types.ts';
+import { TabHandles } from './util/tabHandles.ts';
 
 export interface NetworkOptions {
   cache: CacheSocketControl;
@@ -46,19 +47,9 @@ export function createNetwork(options: NetworkOptions): Network {
   });
 
   // Watchers and relay subscriptions share one handle space; each entry knows its tab.
-  const handles = new Map<number, { tabId: string; stop: () => void }>();
-  let next = 1;
-  const hold = (tabId: string, stop: () => void): number => {
-    const handle = next++;
-    handles.set(handle, { tabId, stop });
-    return handle;
-  };
-  const drop = (handle: number) => {
-    const h = handles.get(handle);
-    if (!h) return;
-    handles.delete(handle);
-    h.stop();
-  };
+  const handles = new TabHandles<void>();
+  const hold = (tabId: string, stop: () => void): number => handles.add(tabId, undefined, stop);
+  const drop = (handle: number) => handles.close(handle);
   const watchWith = <T>(tabId: string, cb: (v: T) => void, watch: (f: (v: T) => void) => () => void): number => {
     options.touch(tabId);
     const release = options.releaser(cb);
@@ -124,10 +115,10 @@ export function createNetwork(options: NetworkOptions): Network {
       relays.setAuthSigner(s);
     },
     closeTab(tabId) {
-      for (const [handle, h] of [...handles]) if (h.tabId === tabId) drop(handle);
+      handles.closeTab(tabId);
     },
     dispose() {
-      for (const handle of [...handles.keys()]) drop(handle);
+      handles.dispose();
       activity.dispose();
       relays.dispose();
     },

@@ -18,7 +18,7 @@ import {
   type Releases,
 } from '../machines/notifications.ts';
 import { parseBundle } from '../core/bundle.ts';
-import type { CacheRequest } from './feeds.ts';
+import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
 import type { AccountStorage } from './storage.ts';

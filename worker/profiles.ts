@@ -13,7 +13,8 @@ import {
   type ProfileLoadInput,
 } from '../machines/profile.ts';
 import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
-import { fetchFeedPage, type CacheRequest } from './feeds.ts';
+import { fetchFeedPage } from './feeds.ts';
+import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry } from './instances.ts';
 import { emptyProfile } from '../core/profile.ts';
 import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';

@@ -7,7 +7,7 @@ import { keyStateOf, type LoginSnapshot } from '../machines/login.ts';
 import type { AccountService } from './account.ts';
 import type { ActivityService } from './activity.ts';
 import { DmService } from './dms.ts';
-import type { CacheRequest } from './feeds.ts';
+import type { CacheRequest } from './util/cacheRequest.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
 import { ProfileService } from './profiles.ts';
 import { ThreadService } from './threads.ts';

@@ -5,7 +5,7 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { threadMachine, threadNotes, threadStatusOf, type FetchThreadInput, type ThreadPage, type UnresolvedRepost } from '../machines/thread.ts';
 import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
-import type { CacheRequest } from './feeds.ts';
+import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry } from './instances.ts';
 import { emptyProfile, parseProfile } from '../core/profile.ts';
 import type { CacheObject, FeedNote, NostrEvent, ThreadSnapshot, ThreadTarget } from '../core/types.ts';

@@ -18,7 +18,7 @@ import {
 import type { PaymentResult } from '../core/types.ts';
 import type { AccountService } from './account.ts';
 import { APP_SETTINGS_CLIENT } from '../core/config.ts';
-import { notify } from './feeds.ts';
+import { Watchers } from './instances.ts';
 import { httpOrigin } from './nip05.ts';
 import { payInvoice, walletDetails, type SocketFactory, type WalletDetails } from './nwc.ts';
 import { fetchZapInvoice, lnurlEndpoint, ZapError } from './zap.ts';
@@ -68,8 +68,7 @@ export function walletSocketUrl(cacheServer: string): string {
 export class WalletService {
   private actor: Actor<typeof walletMachine> | undefined;
   private pubkey: string | undefined;
-  private readonly watchers = new Map<number, { tabId: string; cb: (s: WalletSnapshot) => unknown; release: () => void }>();
-  private nextHandle = 1;
+  private readonly watchers = new Watchers<WalletSnapshot>();
 
   constructor(private readonly options: WalletServiceOptions) {
     options.account.login.subscribe(() => this.follow());
@@ -137,24 +136,19 @@ export class WalletService {
   }
 
   private emit(): void {
-    const s = this.snapshot();
-    for (const w of this.watchers.values()) notify(w.cb, s);
+    this.watchers.emit(this.snapshot(), () => false);
   }
 
   watch(tabId: string, cb: (s: WalletSnapshot) => unknown, release: () => void): number {
-    const handle = this.nextHandle++;
-    this.watchers.set(handle, { tabId, cb, release });
-    notify(cb, this.snapshot());
-    return handle;
+    return this.watchers.add(tabId, cb, release, this.snapshot());
   }
 
   unwatch(handle: number): void {
-    this.watchers.get(handle)?.release();
-    this.watchers.delete(handle);
+    this.watchers.remove(handle);
   }
 
   closeTab(tabId: string): void {
-    for (const [handle, w] of [...this.watchers]) if (w.tabId === tabId) this.unwatch(handle);
+    this.watchers.closeTab(tabId);
   }
 
   private async ready(): Promise<Actor<typeof walletMachine>> {
@@ -341,6 +335,6 @@ export class WalletService {
 
   dispose(): void {
     this.actor?.stop();
-    for (const handle of [...this.watchers.keys()]) this.unwatch(handle);
+    this.watchers.dispose();
   }
 }
