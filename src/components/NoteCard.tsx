@@ -2,7 +2,7 @@ import { lazy, memo, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { naddrEncode, neventEncode, npubEncode } from 'nostr-tools/nip19';
-import type { FeedNote, Profile, ReactionTab } from '../../core/types';
+import type { FeedNote, ReactionTab } from '../../core/types';
 import { displayName, shortNpub } from '../../core/profile';
 import { formatFullDate, formatRelativeTime } from '../lib/format';
 import { useNow } from '../lib/hooks';
@@ -14,18 +14,10 @@ import { NoteStats } from './NoteStats';
 import { TopZaps } from './TopZaps';
 import { NoteMore } from './actions/NoteMore';
 import { ACTIONS_NS, useDeletedNotes } from './actions/state';
+import { noteHref, npubOf, profileHref } from '../lib/links';
 
 // The modal and its lists load on the first click, not with every feed.
 const ReactionsModal = lazy(() => import('./ReactionsModal'));
-
-function npubOf(profile: Profile): string {
-  if (profile.npub) return profile.npub;
-  try {
-    return npubEncode(profile.pubkey);
-  } catch {
-    return profile.pubkey;
-  }
-}
 
 /** Where the reply context points: the parent note (or article), named by its author. */
 function parentHref(id: string, pubkey?: string): string {
@@ -46,14 +38,6 @@ function replyName(replyTo: NonNullable<FeedNote['replyTo']>): { name: string; h
     return { name: shortNpub(npubEncode(replyTo.pubkey)), href };
   } catch {
     return null;
-  }
-}
-
-function threadHref(note: FeedNote): string {
-  try {
-    return `/e/${neventEncode({ id: note.event.id, author: note.event.pubkey, relays: note.relayHint ? [note.relayHint] : [] })}`;
-  } catch {
-    return `/e/${note.event.id}`;
   }
 }
 
@@ -89,7 +73,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
       {note.repostedBy && (
         <p className="note-repost">
           <RepostIcon size={16} />
-          <Link href={`/p/${npubOf(note.repostedBy)}`}>{t('note.repostedBy', { name: displayName(note.repostedBy) })}</Link>
+          <Link href={profileHref(note.repostedBy)}>{t('note.repostedBy', { name: displayName(note.repostedBy) })}</Link>
         </p>
       )}
       <div className="note-body">
@@ -111,7 +95,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
             <span className="note-dot" aria-hidden="true">
               ·
             </span>
-            <Link href={threadHref(note)} className="note-time">
+            <Link href={noteHref(note.event, note.relayHint)} className="note-time">
               <time dateTime={new Date(event.created_at * 1000).toISOString()} title={formatFullDate(event.created_at, locale)}>
                 {formatRelativeTime(event.created_at, now, locale)}
               </time>

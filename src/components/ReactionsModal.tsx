@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import type { FeedNote, ReactionCounts, ReactionEntry, ReactionTab } from '../../core/types';
-import { displayName, toNpub } from '../../core/profile';
+import { displayName } from '../../core/profile';
 import { formatCount, formatRelativeTime } from '../lib/format';
 import { useNow } from '../lib/hooks';
 import { mediaUrl } from '../lib/media';
@@ -16,6 +16,7 @@ import { LikeIcon, RepostIcon, ZapIcon } from './Icons';
 import { NoteCard } from './NoteCard';
 import { TabStrip } from './TabStrip';
 import '../styles/note-reactions.css';
+import { profileHref } from '../lib/links';
 
 const TABS: ReactionTab[] = ['reactions', 'likes', 'zaps', 'reposts', 'quotes'];
 
@@ -66,7 +67,7 @@ function EntryRow({ entry, tab }: { entry: ReactionEntry; tab: ReactionTab }) {
     <li className="reaction-row" data-pubkey={entry.pubkey}>
       <Avatar profile={entry.profile} name={name} size={36} />
       <span className="reaction-who">
-        <Link className="reaction-name" href={`/p/${entry.profile.npub || toNpub(entry.pubkey)}`}>
+        <Link className="reaction-name" href={profileHref({ pubkey: entry.pubkey, npub: entry.profile.npub })}>
           {name}
         </Link>
         {tab === 'zaps' && entry.content && <span className="reaction-message">{entry.content}</span>}

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { neventEncode } from 'nostr-tools/nip19';
 import type { CacheObject, NostrEvent, Profile } from '../../core/types';
 import { displayName, emptyProfile, parseProfile } from '../../core/profile';
 import { connect } from '../worker-client';
 import { Avatar } from './Avatar';
 import { TrendingIcon } from './Icons';
+import { noteHref } from '../lib/links';
 
 const SHOWN = 5;
 const SNIPPET_MAX = 140;
@@ -40,14 +40,6 @@ function snippet(content: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX - 1)}…` : text;
-}
-
-function href(event: NostrEvent): string {
-  try {
-    return `/e/${neventEncode({ id: event.id, author: event.pubkey })}`;
-  } catch {
-    return `/e/${event.id}`;
-  }
 }
 
 export default function Trending() {
@@ -91,7 +83,7 @@ export default function Trending() {
             const text = snippet(event.content);
             return (
               <li key={event.id}>
-                <Link href={href(event)} className="trending-item">
+                <Link href={noteHref(event)} className="trending-item">
                   <Avatar profile={author} name={name} size={32} />
                   <span className="trending-body">
                     <span className="trending-name">{name}</span>

@@ -7,7 +7,8 @@ import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { DmOutgoing, DmSnapshot, Profile } from '../../../core/types';
-import { displayName, toNpub } from '../../../core/profile';
+import { displayName } from '../../../core/profile';
+import { profileHref } from '../../lib/links';
 import { formatFullDate } from '../../lib/format';
 import { parseContent } from '../../lib/content';
 import { useProfiles } from '../moderation/useProfiles';
@@ -189,7 +190,7 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
         <button type="button" className="dm-back" onClick={onBack} aria-label={t('back')}>
           ←
         </button>
-        <Link href={`/p/${toNpub(peer)}`} className="dm-peer" title={t('openProfile')}>
+        <Link href={profileHref(peer)} className="dm-peer" title={t('openProfile')}>
           <Avatar profile={profile} name={name} size={40} />
           <h2 className="dm-peer-name">{name}</h2>
         </Link>

@@ -1,15 +1,16 @@
 import type { MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { naddrEncode, neventEncode } from 'nostr-tools/nip19';
+import { naddrEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, Profile } from '../../../core/types';
-import { displayName, emptyProfile, toNpub } from '../../../core/profile';
+import { displayName, emptyProfile } from '../../../core/profile';
 import { formatFullDate, formatRelativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { mediaUrl } from '../../lib/media';
 import { NOTE_NS } from '../../lib/noteI18n';
 import { Avatar } from '../Avatar';
 import { NoteContent } from '../NoteContent';
+import { noteHref, profileHref } from '../../lib/links';
 
 const LONG_FORM = 30023;
 const SUMMARY_MAX = 240;
@@ -64,14 +65,7 @@ export function EmbeddedNote({ event, bech32, profiles, referencedEvents, depth 
   if (event.kind === LONG_FORM) return <EmbeddedArticle event={event} bech32={bech32} profiles={profiles} />;
   const author = profiles[event.pubkey] ?? emptyProfile(event.pubkey);
   const name = displayName(author);
-  let href = `/e/${bech32 ?? event.id}`;
-  if (!bech32) {
-    try {
-      href = `/e/${neventEncode({ id: event.id, author: event.pubkey })}`;
-    } catch {
-      href = `/e/${event.id}`;
-    }
-  }
+  const href = bech32 ? `/e/${bech32}` : noteHref(event);
   const locale = i18n.resolvedLanguage ?? 'hu';
   const open = (e: MouseEvent<HTMLElement>) => {
     if ((e.target as HTMLElement).closest('a, button, video, iframe')) return;
@@ -82,7 +76,7 @@ export function EmbeddedNote({ event, bech32, profiles, referencedEvents, depth 
     <section className="note-embed" aria-label={t('embed.noteLabel', { name })} onClick={open} data-embedded-note-id={event.id}>
       <header className="note-embed-header">
         <Avatar profile={author} name={name} size={22} />
-        <Link className="note-embed-author" href={`/p/${author.npub || toNpub(event.pubkey)}`}>
+        <Link className="note-embed-author" href={profileHref({ pubkey: event.pubkey, npub: author.npub })}>
           {name}
         </Link>
         <span aria-hidden="true">·</span>

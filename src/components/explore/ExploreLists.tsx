@@ -1,7 +1,6 @@
 /** The people, zaps, media and topics tabs of /explore. */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { neventEncode } from 'nostr-tools/nip19';
 import type { ExplorePerson, ExploreZap, FeedNote } from '../../../core/types';
 import { displayName } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
@@ -13,23 +12,12 @@ import { FollowButton } from '../actions/FollowButton';
 import { ZapIcon } from '../Icons';
 import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { useLoad, usePaged, type Paged } from './useExplore';
+import { noteHref, profileHref } from '../../lib/links';
 
 
 /** Spec §9: explore people 10 a page, media 20. */
 const PEOPLE_PAGE = 10;
 const ZAPS_PAGE = 20;
-
-export function noteHref(note: FeedNote): string {
-  try {
-    return `/e/${neventEncode({ id: note.event.id, author: note.event.pubkey })}`;
-  } catch {
-    return `/e/${note.event.id}`;
-  }
-}
-
-function profileHref(p: { npub: string; pubkey: string }): string {
-  return `/p/${p.npub || p.pubkey}`;
-}
 
 function ListState<T>({ paged, empty, children }: { paged: Paged<T>; empty: string; children: React.ReactNode }) {
   const { t } = useTranslation('explore');
@@ -134,7 +122,7 @@ export function ExploreZaps({ viewer }: { viewer: string | undefined }) {
               <p className="visually-hidden">{t('zaps.summary', { from, to, formatted: formatCount(zap.amount) })}</p>
               {zap.message && <p className="zap-message">„{zap.message}”</p>}
               {zap.note && (
-                <Link href={noteHref(zap.note)} className="zap-note">
+                <Link href={noteHref(zap.note.event)} className="zap-note">
                   <span className="visually-hidden">{t('zaps.openNote')}</span>
                   {excerpt(zap.note.event.content.replace(/https?:\/\/\S+/g, "")) || t("zaps.noteWithoutText")}
                 </Link>
@@ -184,7 +172,7 @@ export function ExploreMedia() {
           const text = excerpt(note.event.content.replace(/https?:\/\/\S+/g, ''), 120);
           return (
             <li key={note.key} data-note-id={note.event.id}>
-              <Link href={noteHref(note)} className="media-tile">
+              <Link href={noteHref(note.event)} className="media-tile">
                 <img src={mediaUrl(url, 'm')} alt={text ? t('media.altText', { name, text }) : t('media.alt', { name })} loading="lazy" decoding="async" />
               </Link>
             </li>

@@ -1,7 +1,6 @@
 import { memo, type ComponentType } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { npubEncode } from 'nostr-tools/nip19';
 import type { FeedNote, Profile } from '../../../core/types';
 import { displayName, emptyProfile } from '../../../core/profile';
 import { formatCount, formatFullDate, formatRelativeTime } from '../../lib/format';
@@ -10,6 +9,7 @@ import { Avatar } from '../Avatar';
 import { BellIcon, BookmarkIcon, LikeIcon, MessagesIcon, ReplyIcon, RepostIcon, ZapIcon } from '../Icons';
 import { NoteCard } from '../NoteCard';
 import { sentenceKey, type NotificationGroup } from './group';
+import { profileHref } from '../../lib/links';
 
 /** Avatars shown in a row; the sentence names the rest as a count. */
 const MAX_AVATARS = 8;
@@ -26,14 +26,6 @@ function iconOf(type: number): { Icon: IconComponent; tone: string } {
   if (type === 5 || (type > 100 && base === 3)) return { Icon: RepostIcon, tone: 'repost' };
   if (type === 6 || type === 601 || (type > 100 && base === 4)) return { Icon: ReplyIcon, tone: 'reply' };
   return { Icon: BellIcon, tone: 'mention' };
-}
-
-function npubOf(pubkey: string): string {
-  try {
-    return npubEncode(pubkey);
-  } catch {
-    return pubkey;
-  }
 }
 
 export interface NotificationRowProps {
@@ -66,7 +58,7 @@ export const NotificationRow = memo(function NotificationRow({ group, users, not
           <ul className="notif-avatars" aria-label={t('actorsLabel')}>
             {profiles.slice(0, MAX_AVATARS).map((p) => (
               <li key={p.pubkey}>
-                <Link href={`/p/${p.npub || npubOf(p.pubkey)}`} className="notif-avatar" title={displayName(p)}>
+                <Link href={profileHref(p)} className="notif-avatar" title={displayName(p)}>
                   <Avatar profile={p} name={displayName(p)} size={32} />
                   <span className="visually-hidden">{displayName(p)}</span>
                 </Link>

@@ -2,7 +2,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { neventEncode } from 'nostr-tools/nip19';
 import type { FeedNote, Profile, ProfileZap, RelayFlags } from '../../../core/types';
 import { displayName, emptyProfile } from '../../../core/profile';
 import { formatCount, formatFullDate, formatRelativeTime } from '../../lib/format';
@@ -13,18 +12,11 @@ import { FollowButton } from '../actions/FollowButton';
 import { ZapIcon } from '../Icons';
 import { mediaOf } from './format';
 import { useUserInfos } from './hooks';
+import { noteHref, profileHref } from '../../lib/links';
 
 /** People lists arrive whole (up to thousands); they are drawn a page at a time. */
 export const PEOPLE_PAGE = 30;
 const ABOUT_SNIPPET = 120;
-
-function noteHref(note: FeedNote): string {
-  try {
-    return `/e/${neventEncode({ id: note.event.id, author: note.event.pubkey })}`;
-  } catch {
-    return `/e/${note.event.id}`;
-  }
-}
 
 export function MediaGallery({ notes }: { notes: FeedNote[] }) {
   const { t } = useTranslation('profile');
@@ -34,7 +26,7 @@ export function MediaGallery({ notes }: { notes: FeedNote[] }) {
     <ul className="profile-gallery" aria-label={t('tabs.media')}>
       {items.map((item, i) => (
         <li key={item.url}>
-          <Link href={noteHref(item.note)} className="profile-gallery-item" aria-label={t('gallery.open', { n: i + 1 })}>
+          <Link href={noteHref(item.note.event)} className="profile-gallery-item" aria-label={t('gallery.open', { n: i + 1 })}>
             {item.video ? (
               <video src={item.url} muted playsInline preload="metadata" aria-hidden="true" />
             ) : (
@@ -46,10 +38,6 @@ export function MediaGallery({ notes }: { notes: FeedNote[] }) {
       ))}
     </ul>
   );
-}
-
-function profileHref(p: Profile): string {
-  return `/p/${p.npub || p.pubkey}`;
 }
 
 export function ZapList({ zaps }: { zaps: ProfileZap[] }) {

@@ -6,10 +6,11 @@ import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { naddrEncode, neventEncode } from 'nostr-tools/nip19';
+import { naddrEncode } from 'nostr-tools/nip19';
 import type { FeedNote } from '../../../core/types';
 import { formatCount } from '../../lib/format';
 import { LikeIcon, ReadsIcon, ReplyIcon, TrendingIcon, ZapIcon } from '../Icons';
+import { noteHref } from '../../lib/links';
 
 const SNIPPET_MAX = 150;
 
@@ -20,14 +21,6 @@ function snippet(content: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX - 1)}…` : text;
-}
-
-function noteHref(n: FeedNote): string {
-  try {
-    return `/e/${neventEncode({ id: n.event.id, author: n.event.pubkey })}`;
-  } catch {
-    return `/e/${n.event.id}`;
-  }
 }
 
 function articleHref(n: FeedNote): string {
@@ -76,7 +69,7 @@ export function ProfileSidebar({ notes, articles, loadingNotes, loadingArticles 
           <ol className="profile-side-list">
             {notes.map((n) => (
               <li key={n.key}>
-                <Link href={noteHref(n)} className="profile-side-item">
+                <Link href={noteHref(n.event)} className="profile-side-item">
                   <span className="profile-side-text">{snippet(n.event.content) || t('sidebar.mediaOnly')}</span>
                   <span className="profile-side-stats">
                     <span>

@@ -2,12 +2,13 @@ import { memo, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import type { FeedNote } from '../../../core/types';
-import { displayName, toNpub } from '../../../core/profile';
+import { displayName } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { mediaUrl } from '../../lib/media';
 import { Avatar } from '../Avatar';
 import { NoteActionsRow } from '../actions/NoteActionsRow';
 import { articleHref, articleInfo } from './articleMeta';
+import { profileHref } from '../../lib/links';
 
 export function formatDay(seconds: number, locale: string): string {
   return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(seconds * 1000));
@@ -36,7 +37,7 @@ export const ArticleCard = memo(function ArticleCard({ note, position, setSize }
   return (
     <article className="article-card" data-article-id={note.event.id} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
       <header className="article-card-author">
-        <Link href={`/p/${note.author.npub || toNpub(note.author.pubkey)}`} className="article-card-author-link">
+        <Link href={profileHref(note.author)} className="article-card-author-link">
           <Avatar profile={note.author} name={name} size={28} />
           <span className="article-card-name">{name}</span>
         </Link>

@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { isNostrEvent } from '../../../core/bundle';
-import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import { displayName, emptyProfile, parseProfile } from '../../../core/profile';
 import { topZaps, zapFromInfo, zapFromReceipt } from '../../../core/zaps';
 import type { CacheObject, Profile, TopZap } from '../../../core/types';
 import { formatCount } from '../../lib/format';
@@ -10,6 +10,7 @@ import { ZapIcon } from '../Icons';
 import type { HighlightPassage } from './ArticleBody';
 import { CacheKind } from '../../../core/kinds';
 import '../../styles/article.css';
+import { profileHref } from '../../lib/links';
 
 const KIND_HIGHLIGHT = 9802;
 const KIND_ZAP = 9735;
@@ -101,7 +102,7 @@ export function ZapsSection({ zappers }: { zappers: Zappers }) {
           const name = displayName(profile);
           return (
             <li key={z.id} className="article-zapper">
-              <Link href={`/p/${profile.npub || toNpub(profile.pubkey)}`} className="article-zapper-who">
+              <Link href={profileHref(profile)} className="article-zapper-who">
                 <Avatar profile={profile} name={name} size={32} />
                 <span className="article-zapper-name">{name}</span>
               </Link>

@@ -5,7 +5,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import type { Profile } from '../../../core/types';
 import { displayName } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { Avatar } from '../Avatar';
@@ -13,6 +12,7 @@ import { SearchIcon } from '../Icons';
 import { profileTarget } from './query';
 import { useUserSearch } from './useUserSearch';
 import '../../styles/search.css';
+import { profileHref } from '../../lib/links';
 
 interface Props {
   /** The term the box starts with (the search page passes its query). */
@@ -20,10 +20,6 @@ interface Props {
   className?: string;
   /** Shown as the input's accessible name. */
   label?: string;
-}
-
-export function profileHref(profile: Profile): string {
-  return `/p/${profile.npub || profile.pubkey}`;
 }
 
 export function SearchCombobox({ initial = '', className = '', label }: Props) {

@@ -10,7 +10,7 @@ import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { nameTerms } from './query';
-import { profileHref } from './SearchCombobox';
+import { profileHref } from '../../lib/links';
 import { useUserSearch } from './useUserSearch';
 
 export function searchSpec(query: string): string {
