@@ -5,37 +5,16 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Comlink, connect, tabId, type Api } from '../worker-client';
+import { connect, type Api } from '../worker-client';
+import { useAccount } from '../lib/account';
 import { displayName, emptyProfile, parseProfile } from '../../core/profile';
 import type { AccountSnapshot, ActionResult, NostrEvent, Profile } from '../../core/types';
 import { Avatar } from './Avatar';
 import { openLogin, openOverlay } from '../lib/overlays';
 import '../styles/account.css';
 
-
-
 /** States in which the worker is still finding out who is signed in, or is signing in right now. */
 const PENDING = new Set<AccountSnapshot['login']['state']>(['booting', 'detecting', 'busy', 'unlocking']);
-
-function useAccountSnapshot(): AccountSnapshot | null {
-  const [snapshot, setSnapshot] = useState<AccountSnapshot | null>(null);
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    connect()
-      .then((api) => api.watchAccount(tabId, Comlink.proxy((s: AccountSnapshot) => live && setSnapshot(s))))
-      .then((h) => {
-        handle = h;
-        if (!live) void connect().then((api) => api.unwatchAccount(h));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) void connect().then((api) => api.unwatchAccount(handle as number));
-    };
-  }, []);
-  return snapshot;
-}
 
 /** The user's kind-0 profile from the cache server; the account record's copy when it has one. */
 function useProfile(pubkey: string | undefined, stored: Profile | undefined): Profile | null {
@@ -74,7 +53,7 @@ const LogoutIcon = () => (
 
 export function AccountChip({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
-  const snapshot = useAccountSnapshot();
+  const snapshot = useAccount();
   const login = snapshot?.login;
   const profile = useProfile(login?.pubkey, snapshot?.account?.userProfile);
   const [note, setNote] = useState<string | null>(null);

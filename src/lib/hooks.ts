@@ -1,7 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SocketSnapshot } from '../../core/types';
-import { Comlink, connect, getApi, tabId } from '../worker-client';
+import { tabId } from '../worker-client';
+import { useWorkerWatch } from './useWorkerWatch';
 
 /** Sets the document title as '<page> · Strucc'. */
 export function usePageTitle(title: string): void {
@@ -44,29 +45,12 @@ export interface SocketView {
 }
 
 export function useSocketState(): SocketView {
-  const [view, setView] = useState<SocketView>({ snapshot: null, everConnected: false });
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    connect()
-      .then((api) =>
-        api.watchSocket(
-          tabId,
-          Comlink.proxy((snapshot: SocketSnapshot) => {
-            if (!live) return;
-            setView((prev) => ({ snapshot, everConnected: prev.everConnected || snapshot.connected }));
-          }),
-        ),
-      )
-      .then((h) => {
-        if (live) handle = h;
-        else void getApi()?.unwatch(h);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) void getApi()?.unwatch(handle);
-    };
-  }, []);
-  return view;
+  const [everConnected, setEverConnected] = useState(false);
+  const snapshot = useWorkerWatch<SocketSnapshot>(
+    (api, cb) => api.watchSocket(tabId, cb),
+    (api, h) => api.unwatch(h),
+    [],
+    { onValue: (s) => s.connected && setEverConnected(true) },
+  );
+  return { snapshot, everConnected: everConnected || snapshot?.connected === true };
 }

@@ -63,7 +63,6 @@ function mirrorPubkey(s: AccountSnapshot): void {
   }
 }
 
-
 async function register(api: Api): Promise<void> {
   await api.registerSigner(tabId, Comlink.proxy(bridge));
   await api.watchAccount(tabId, Comlink.proxy(mirrorPubkey));

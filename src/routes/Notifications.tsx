@@ -4,11 +4,12 @@ import { TabStrip } from '../components/TabStrip';
 import { Link } from 'wouter';
 import type { NotificationsSnapshot, NotificationTypeGroup } from '../../core/types';
 import { registerNamespace } from '../i18n';
-import { Comlink, connect, tabId } from '../worker-client';
+import { connect, tabId } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';
+import { useWorkerWatch } from '../lib/useWorkerWatch';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { StatusMessage, RetryMessage } from '../components/StatusMessage';
-import { useAccount } from '../components/notifications/badges';
+import { useAccount } from '../lib/account';
 import { belongsToTab, groupNotifications, NOTIFICATION_TABS } from '../components/notifications/group';
 import { NotificationList } from '../components/notifications/NotificationList';
 import hu from '../../locales/hu/notifications.json';
@@ -16,7 +17,6 @@ import en from '../../locales/en/notifications.json';
 import '../styles/notifications.css';
 
 registerNamespace('notifications', { hu, en });
-
 
 /** Login states in which the worker has not decided yet who is signed in. */
 const PENDING = new Set(['booting', 'detecting', 'busy', 'unlocking']);
@@ -29,28 +29,17 @@ interface ListControls {
 
 /** One open notification list per mounted page and signed-in user; marked seen once it has shown. */
 function useNotificationList(pubkey: string | undefined, initial: NotificationTypeGroup): ListControls {
-  const [snapshot, setSnapshot] = useState<NotificationsSnapshot | null>(null);
   const handle = useRef<number | null>(null);
   const initialGroup = useRef(initial);
-
-  useEffect(() => {
-    if (!pubkey) return;
-    let live = true;
-    setSnapshot(null);
-    connect()
-      .then((api) => api.openNotifications(tabId, initialGroup.current, Comlink.proxy((s: NotificationsSnapshot) => void (live && setSnapshot(s)))))
-      .then((h) => {
-        if (live) handle.current = h;
-        else void connect().then((api) => api.closeNotifications(h));
-      })
-      .catch(() => live && setSnapshot({ typeGroup: initialGroup.current, status: 'error', notifications: [], notes: {}, users: {}, hasMore: false, error: 'no_socket' }));
-    return () => {
-      live = false;
-      const h = handle.current;
-      handle.current = null;
-      if (h !== null) void connect().then((api) => api.closeNotifications(h));
-    };
-  }, [pubkey]);
+  const snapshot = useWorkerWatch<NotificationsSnapshot>(
+    pubkey ? (api, cb) => api.openNotifications(tabId, initialGroup.current, cb) : null,
+    (api, h) => api.closeNotifications(h),
+    [pubkey],
+    {
+      onHandle: (h) => (handle.current = h),
+      onError: () => ({ typeGroup: initialGroup.current, status: 'error', notifications: [], notes: {}, users: {}, hasMore: false, error: 'no_socket' }),
+    },
+  );
 
   // Viewing the list is what resets the unread count (spec §4), once per visit.
   const marked = useRef(false);

@@ -6,7 +6,6 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DmRelation, DmSnapshot, PublishResult } from '../../../core/types';
 import { Comlink, connect, tabId, type Api } from '../../worker-client';
 
-
 export interface DmControls {
   snapshot: DmSnapshot | null;
   /** The worker could not be reached. */

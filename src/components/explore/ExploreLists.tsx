@@ -14,7 +14,6 @@ import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { useLoad, usePaged, type Paged } from './useExplore';
 import { noteHref, profileHref } from '../../lib/links';
 
-
 /** Spec §9: explore people 10 a page, media 20. */
 const PEOPLE_PAGE = 10;
 const ZAPS_PAGE = 20;

@@ -9,7 +9,6 @@ import { Comlink, connect, getApi, tabId } from '../../worker-client';
 import { useLoad } from './useExplore';
 import { CacheKind } from '../../../core/kinds';
 
-
 const NET_KEYS = ['users', 'pubkeys', 'pubnotes', 'reactions', 'reposts', 'zaps', 'satszapped', 'any'] as const;
 type NetStats = Record<(typeof NET_KEYS)[number], number>;
 const LEGEND_KEYS = ['your_follows', 'your_inner_network', 'your_outer_network', 'all_users'] as const;

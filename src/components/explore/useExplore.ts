@@ -1,37 +1,13 @@
 /** Explore's small data hooks: who is signed in, one-shot requests, and offset-paged lists. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSnapshot } from '../../../core/types';
-import { Comlink, connect, tabId, type Api } from '../../worker-client';
-
+import { useAccount } from '../../lib/account';
+import { connect, type Api } from '../../worker-client';
 
 /** The signed-in (or read-only) user's pubkey; undefined for a guest and while the login is settling. */
 export function useViewerPubkey(): string | undefined {
-  const [pubkey, setPubkey] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    connect()
-      .then((api) =>
-        api.watchAccount(
-          tabId,
-          Comlink.proxy((s: AccountSnapshot) => {
-            if (!live) return;
-            const known = s.login.state === 'signedIn' || s.login.state === 'readOnly' || s.login.state === 'locked';
-            setPubkey(known ? s.login.pubkey : undefined);
-          }),
-        ),
-      )
-      .then((h) => {
-        if (live) handle = h;
-        else void connect().then((api) => api.unwatchAccount(h));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) void connect().then((api) => api.unwatchAccount(handle as number));
-    };
-  }, []);
-  return pubkey;
+  const login = useAccount()?.login;
+  const known = login?.state === 'signedIn' || login?.state === 'readOnly' || login?.state === 'locked';
+  return known ? login.pubkey : undefined;
 }
 
 export type Loaded<T> = { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error' };

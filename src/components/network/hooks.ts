@@ -1,59 +1,25 @@
 /** Worker watchers (relays, activity, log, socket) as React state; each stops when the component goes. */
-import { useEffect, useState } from 'react';
 import type { ActivitySnapshot, LogEntry, RelayInfo } from '../../../core/types';
-import { Comlink, tabId, connect, type Api } from '../../worker-client';
-
-function useWatch<T>(
-  start: (api: Api, cb: (value: T) => void) => Promise<number>,
-  stop: (api: Api, handle: number) => Promise<void>,
-): T | undefined {
-  const [value, setValue] = useState<T>();
-  useEffect(() => {
-    let live = true;
-    let handle: number | undefined;
-    let api: Api | undefined;
-    connect()
-      .then((a) => {
-        api = a;
-        return start(
-          a,
-          Comlink.proxy((v: T) => {
-            if (live) setValue(v);
-          }),
-        );
-      })
-      .then((h) => {
-        if (live) handle = h;
-        else if (api) void stop(api, h);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (api && handle !== undefined) void stop(api, handle);
-    };
-    // start/stop are module-level functions below; the watch runs once per mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  return value;
-}
+import { tabId } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 
 export function useRelays(): RelayInfo[] | undefined {
-  return useWatch<RelayInfo[]>(
+  return useWorkerWatch<RelayInfo[]>(
     (api, cb) => api.watchRelays(tabId, cb),
     (api, h) => api.unwatchRelays(h),
-  );
+  ) ?? undefined;
 }
 
 export function useActivity(): ActivitySnapshot | undefined {
-  return useWatch<ActivitySnapshot>(
+  return useWorkerWatch<ActivitySnapshot>(
     (api, cb) => api.watchActivity(tabId, cb),
     (api, h) => api.unwatchActivity(h),
-  );
+  ) ?? undefined;
 }
 
 export function useLogs(): LogEntry[] | undefined {
-  return useWatch<LogEntry[]>(
+  return useWorkerWatch<LogEntry[]>(
     (api, cb) => api.watchLogs(tabId, cb),
     (api, h) => api.unwatchLogs(h),
-  );
+  ) ?? undefined;
 }

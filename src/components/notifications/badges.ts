@@ -3,38 +3,12 @@
  * subscription, open only while someone is signed in) and new app releases. Kept tiny and free of
  * React components, because the navigation is part of the first screen.
  */
-import { useEffect, useState } from 'react';
-import type { AccountSnapshot, NotificationCountSnapshot, ReleasesSnapshot } from '../../../core/types';
-import { Comlink, connect, tabId, type Api } from '../../worker-client';
-
-
-/** Subscribes through `open`, delivers every snapshot to state, and closes on unmount. */
-function useWatch<T>(open: (api: Api, cb: (s: T) => void) => Promise<number>, close: (api: Api, handle: number) => Promise<void>): T | null {
-  const [value, setValue] = useState<T | null>(null);
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    connect()
-      .then((api) => open(api, Comlink.proxy((s: T) => void (live && setValue(s)))))
-      .then((h) => {
-        handle = h;
-        if (!live) void connect().then((api) => close(api, h));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) {
-        const h = handle;
-        void connect().then((api) => close(api, h));
-      }
-    };
-    // The openers are module constants: one subscription per mounted component.
-  }, []);
-  return value;
-}
+import type { NotificationCountSnapshot, ReleasesSnapshot } from '../../../core/types';
+import { tabId } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 
 export function useNotificationCount(): NotificationCountSnapshot | null {
-  return useWatch<NotificationCountSnapshot>(
+  return useWorkerWatch<NotificationCountSnapshot>(
     (api, cb) => api.watchNotificationCount(tabId, cb),
     (api, h) => api.unwatchNotificationCount(h),
   );
@@ -43,7 +17,7 @@ export function useNotificationCount(): NotificationCountSnapshot | null {
 /** The unread direct-message total (directmsg_count, shared by every tab). */
 export function useDmCount(): number {
   return (
-    useWatch<number>(
+    useWorkerWatch<number>(
       (api, cb) => api.watchDmCount(tabId, cb),
       (api, h) => api.unwatchDmCount(h),
     ) ?? 0
@@ -51,15 +25,8 @@ export function useDmCount(): number {
 }
 
 export function useReleases(): ReleasesSnapshot | null {
-  return useWatch<ReleasesSnapshot>(
+  return useWorkerWatch<ReleasesSnapshot>(
     (api, cb) => api.watchReleases(tabId, cb),
     (api, h) => api.unwatchReleases(h),
-  );
-}
-
-export function useAccount(): AccountSnapshot | null {
-  return useWatch<AccountSnapshot>(
-    (api, cb) => api.watchAccount(tabId, cb),
-    (api, h) => api.unwatchAccount(h),
   );
 }

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AccountSnapshot, CacheObject, NostrEvent, Profile, ProfileSnapshot, ProfileTab } from '../../../core/types';
 import { parseProfile } from '../../../core/profile';
-import { Comlink, connect, tabId } from '../../worker-client';
+import { connect, tabId } from '../../worker-client';
 import { CacheKind } from '../../../core/kinds';
-
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 
 export interface ProfileControls {
   snapshot: ProfileSnapshot | null;
@@ -14,37 +14,30 @@ export interface ProfileControls {
 
 /** One worker profile page per mounted profile; a new pubkey reuses it through setProfileKey. */
 export function useProfilePage(pubkey: string | undefined): ProfileControls {
-  const [snapshot, setSnapshot] = useState<ProfileSnapshot | null>(null);
   const [failure, setFailure] = useState<string | undefined>();
   const handleRef = useRef<number | null>(null);
   // Tabs asked for before the worker handed out the page's handle are sent once it has.
   const queued = useRef<ProfileTab[]>([]);
 
-  useEffect(() => {
-    if (!pubkey) return;
-    let live = true;
-    let opened: number | null = null;
-    setSnapshot(null);
-    setFailure(undefined);
-    connect()
-      .then((api) => api.openProfile(tabId, pubkey, Comlink.proxy((s: ProfileSnapshot) => live && setSnapshot(s))))
-      .then((h) => {
-        if (!live) {
-          void connect().then((api) => api.closeProfile(h));
-          return;
-        }
-        opened = h;
+  const snapshot = useWorkerWatch<ProfileSnapshot>(
+    pubkey ? (api, cb) => api.openProfile(tabId, pubkey, cb) : null,
+    (api, h) => api.closeProfile(h),
+    [pubkey],
+    {
+      onHandle: (h) => {
         handleRef.current = h;
+        if (h === null) return;
         const tabs = queued.current.splice(0);
         void connect().then((api) => tabs.forEach((tab) => api.loadProfileTab(h, tab)));
-      })
-      .catch((err: unknown) => live && setFailure(err instanceof Error ? err.message : String(err)));
+      },
+      onError: (err) => setFailure(err instanceof Error ? err.message : String(err)),
+    },
+  );
+  useEffect(() => {
+    setFailure(undefined);
+    // Cleared as the old page closes, before the new page's tabs ask again.
     return () => {
-      live = false;
-      handleRef.current = null;
       queued.current = [];
-      const h = opened;
-      if (h !== null) void connect().then((api) => api.closeProfile(h));
     };
   }, [pubkey]);
 
@@ -67,26 +60,18 @@ const SETTLING = new Set<AccountSnapshot['login']['state']>(['booting', 'detecti
 /** Who is looking: the signed-in (or read-only) account, a guest, or not known yet. */
 export function useViewer(): Viewer {
   const [viewer, setViewer] = useState<Viewer>({ status: 'loading' });
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    const apply = (s: AccountSnapshot) => {
-      if (!live) return;
-      if (s.login.pubkey) setViewer((v) => (v.status === 'user' && v.pubkey === s.login.pubkey ? v : { status: 'user', pubkey: s.login.pubkey as string }));
-      else if (!SETTLING.has(s.login.state)) setViewer((v) => (v.status === 'guest' ? v : { status: 'guest' }));
-    };
-    connect()
-      .then((api) => api.watchAccount(tabId, Comlink.proxy(apply)))
-      .then((h) => {
-        handle = h;
-        if (!live) void connect().then((api) => api.unwatchAccount(h));
-      })
-      .catch(() => live && setViewer({ status: 'guest' }));
-    return () => {
-      live = false;
-      if (handle !== null) void connect().then((api) => api.unwatchAccount(handle as number));
-    };
-  }, []);
+  useWorkerWatch<AccountSnapshot>(
+    (api, cb) => api.watchAccount(tabId, cb),
+    (api, h) => api.unwatchAccount(h),
+    [],
+    {
+      onValue: (s) => {
+        if (s.login.pubkey) setViewer((v) => (v.status === 'user' && v.pubkey === s.login.pubkey ? v : { status: 'user', pubkey: s.login.pubkey as string }));
+        else if (!SETTLING.has(s.login.state)) setViewer((v) => (v.status === 'guest' ? v : { status: 'guest' }));
+      },
+      onError: () => setViewer({ status: 'guest' }),
+    },
+  );
   return viewer;
 }
 

@@ -3,7 +3,6 @@ import { decode } from 'nostr-tools/nip19';
 import type { ThreadSnapshot } from '../../../core/types';
 import { Comlink, connect, tabId } from '../../worker-client';
 
-
 function closeThread(handle: number): void {
   connect()
     .then((api) => api.closeThread(handle))

@@ -7,7 +7,6 @@ export const USER_SEARCH_DEBOUNCE_MS = 250;
 /** Spec §9: user search shows 10. */
 export const USER_SEARCH_LIMIT = 10;
 
-
 export interface UserSearchState {
   /** The term the users were found for ('' before any search). */
   term: string;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ThreadSnapshot } from '../../../core/types';
-import { Comlink, connect, tabId } from '../../worker-client';
-
+import { connect, tabId } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 
 export interface ThreadControls {
   snapshot: ThreadSnapshot | null;
@@ -12,45 +12,20 @@ export interface ThreadControls {
 
 /** Opens the thread of note `id` in the worker; closes it on unmount or when the id changes. */
 export function useThread(id: string | undefined): ThreadControls {
-  const [snapshot, setSnapshot] = useState<ThreadSnapshot | null>(null);
   const [failure, setFailure] = useState<string | undefined>();
   const [attempt, setAttempt] = useState(0);
   const handleRef = useRef<number | null>(null);
 
-  useEffect(() => {
-    if (!id) return;
-    let live = true;
-    let handle: number | null = null;
-    setSnapshot(null);
-    setFailure(undefined);
-    connect()
-      .then((api) =>
-        api.openThread(
-          tabId,
-          { type: 'note', id },
-          Comlink.proxy((next: ThreadSnapshot) => {
-            if (live) setSnapshot(next);
-          }),
-        ),
-      )
-      .then((h) => {
-        if (!live) {
-          void connect().then((api) => api.closeThread(h));
-          return;
-        }
-        handle = h;
-        handleRef.current = h;
-      })
-      .catch((err: unknown) => {
-        if (live) setFailure(err instanceof Error ? err.message : String(err));
-      });
-    return () => {
-      live = false;
-      handleRef.current = null;
-      const h = handle;
-      if (h !== null) void connect().then((api) => api.closeThread(h));
-    };
-  }, [id, attempt]);
+  const snapshot = useWorkerWatch<ThreadSnapshot>(
+    id ? (api, cb) => api.openThread(tabId, { type: 'note', id }, cb) : null,
+    (api, h) => api.closeThread(h),
+    [id, attempt],
+    {
+      onHandle: (h) => (handleRef.current = h),
+      onError: (err) => setFailure(err instanceof Error ? err.message : String(err)),
+    },
+  );
+  useEffect(() => setFailure(undefined), [id, attempt]);
 
   const reload = useCallback(() => {
     const h = handleRef.current;
