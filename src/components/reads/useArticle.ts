@@ -1,13 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { decode } from 'nostr-tools/nip19';
 import type { ThreadSnapshot } from '../../../core/types';
-import { Comlink, connect, tabId } from '../../worker-client';
-
-function closeThread(handle: number): void {
-  connect()
-    .then((api) => api.closeThread(handle))
-    .catch(() => undefined);
-}
+import { tabId } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 
 export interface ArticleAddress {
   pubkey: string;
@@ -40,37 +35,18 @@ export type ArticleThreadState = { status: 'loading' } | { status: 'error'; erro
 
 /** long_form_content_thread_view through the worker's thread service: the article and its replies. */
 export function useArticleThread(address: ArticleAddress | null): { state: ArticleThreadState; retry: () => void } {
-  const [state, setState] = useState<ArticleThreadState>({ status: 'loading' });
+  const [error, setError] = useState<string>();
   const [attempt, setAttempt] = useState(0);
   const key = address ? `${address.kind}:${address.pubkey}:${address.identifier}` : '';
-  useEffect(() => {
-    if (!address) return;
-    let live = true;
-    let handle: number | null = null;
-    setState({ status: 'loading' });
-    connect()
-      .then((api) =>
-        api.openThread(
-          tabId,
-          { type: 'article', pubkey: address.pubkey, kind: address.kind, identifier: address.identifier },
-          Comlink.proxy((snapshot: ThreadSnapshot) => {
-            if (live) setState({ status: 'snapshot', snapshot });
-          }),
-        ),
-      )
-      .then((h) => {
-        if (!live) closeThread(h);
-        else handle = h;
-      })
-      .catch((err: unknown) => {
-        if (live) setState({ status: 'error', error: err instanceof Error ? err.message : String(err) });
-      });
-    return () => {
-      live = false;
-      if (handle !== null) closeThread(handle);
-    };
+  const snapshot = useWorkerWatch<ThreadSnapshot>(
+    address ? (api, cb) => api.openThread(tabId, { type: 'article', pubkey: address.pubkey, kind: address.kind, identifier: address.identifier }, cb) : null,
+    (api, h) => api.closeThread(h),
     // `key` names the address; the object itself is rebuilt on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, attempt]);
+    [key, attempt],
+    { onError: (err) => setError(err instanceof Error ? err.message : String(err)) },
+  );
+  useEffect(() => setError(undefined), [key, attempt]);
+  const state: ArticleThreadState =
+    error !== undefined ? { status: 'error', error } : snapshot ? { status: 'snapshot', snapshot } : { status: 'loading' };
   return { state, retry: useCallback(() => setAttempt((a) => a + 1), []) };
 }

@@ -1,26 +1,14 @@
 /** The wallet connections as the worker keeps them (one watchWallet per hook; the list is small). */
 import { useEffect, useState } from 'react';
 import type { WalletSnapshot } from '../../../core/types';
-import { Comlink, config, tabId, connect } from '../../worker-client';
+import { config, tabId } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 
 export function useWallet(): WalletSnapshot | null {
-  const [snap, setSnap] = useState<WalletSnapshot | null>(null);
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    connect()
-      .then((api) => api.watchWallet(tabId, Comlink.proxy((s: WalletSnapshot) => live && setSnap(s))))
-      .then((h) => {
-        if (live) handle = h;
-        else void connect().then((api) => api.unwatchWallet(h));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) void connect().then((api) => api.unwatchWallet(handle as number));
-    };
-  }, []);
-  return snap;
+  return useWorkerWatch<WalletSnapshot>(
+    (api, cb) => api.watchWallet(tabId, cb),
+    (api, h) => api.unwatchWallet(h),
+  );
 }
 
 let demoInfo: Promise<boolean> | undefined;
