@@ -19,6 +19,7 @@ import { handleRelayConnection } from './relay/nip01.ts';
 import { closeUploads, handleUploadConnection } from './upload/socket.ts';
 import { handleWalletConnection } from './wallet/socket.ts';
 import { startLightning, stopLightning } from './lightning/index.ts';
+import { startMint, stopMint } from './mint/index.ts';
 import { startMembership, stopMembership } from './membership/http.ts';
 import { openPostgres } from './store/postgres.ts';
 import { openSqlite } from './store/sqlite.ts';
@@ -147,6 +148,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       clearInterval(timer);
       // The wallet service is a client of our own relay: it goes before the sockets close under it.
       await stopLightning(ctx);
+      stopMint(ctx);
       supervisor.close();
       await upstream?.close();
       for (const wss of [cacheWss, relayWss, uploadWss, walletWss]) {
@@ -190,6 +192,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   try {
     await startMembership(ctx);
     if (config.demoLightning) await startLightning(ctx, port);
+    if (config.mint) await startMint(ctx);
   } catch (err) {
     await close();
     throw err;
