@@ -64,13 +64,17 @@ export class EcashWallet {
     return w;
   }
 
-  /** The next deterministic counter of the wallet's active keyset, or undefined without a seed. */
+  /**
+   * The next deterministic counter of the wallet's active keyset, or undefined without a seed.
+   * Counters start at 1: cashu-ts 2.5 treats a swap's send counter of 0 as "no counter" and
+   * would make those outputs random, i.e. not restorable.
+   */
   private counter(w: CashuWallet): number | undefined {
-    return this.data().mnemonic ? (this.data().counters[w.keysetId] ?? 0) : undefined;
+    return this.data().mnemonic ? Math.max(1, this.data().counters[w.keysetId] ?? 1) : undefined;
   }
 
   private advance(d: EcashData, w: CashuWallet, outputs: number): void {
-    if (d.mnemonic) d.counters[w.keysetId] = (d.counters[w.keysetId] ?? 0) + outputs;
+    if (d.mnemonic) d.counters[w.keysetId] = Math.max(1, d.counters[w.keysetId] ?? 1) + outputs;
   }
 
   private history(d: EcashData, e: Omit<HistoryEntry, 'id' | 'at'>): void {

@@ -143,6 +143,8 @@ export function createHttpHandler(ctx: ServerContext): Handler {
         mediaDomain: ctx.config.mediaDomain,
         // The client offers the demo wallet connection (wallet nwc_connect) only when this is true.
         demoLightning: !!ctx.config.demoLightning,
+        // The ecash wallet offers this server's mint (/mint) when it runs one.
+        mint: !!ctx.config.mint,
       });
     }
     if (path === '/api' || path.startsWith('/api/')) return json(res, 404, { error: 'not found' });
