@@ -192,7 +192,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   try {
     await startMembership(ctx);
     if (config.demoLightning) await startLightning(ctx, port);
-    if (config.mint) await startMint(ctx);
+    if (config.mint) await startMint(ctx, port);
   } catch (err) {
     await close();
     throw err;

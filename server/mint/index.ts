@@ -1,15 +1,17 @@
 /**
  * The demo Cashu mint (MINT, on with the demo lightning network): keysets, proofs and quotes in
  * the server's store, Lightning through the demo ledger. Started after the ledger; rotates its
- * keyset when the active one is older than MINT_KEYSET_DAYS.
+ * keyset when the active one is older than MINT_KEYSET_DAYS. With the demo network it posts a few
+ * notes with real tokens of its own (demo.ts).
  */
 import type { ServerContext } from '../context.ts';
+import { seedDemoEcash, mintUrlOf } from './demo.ts';
 import { activeKeyset, rotateIfDue } from './keysets.ts';
 
 const ROTATE_CHECK_MS = 3_600_000;
 const timers = new WeakMap<ServerContext, NodeJS.Timeout>();
 
-export async function startMint(ctx: ServerContext): Promise<void> {
+export async function startMint(ctx: ServerContext, port: number): Promise<void> {
   await activeKeyset(ctx);
   const maxAge = (ctx.config.mintKeysetDays ?? 30) * 86_400;
   await rotateIfDue(ctx, maxAge);
@@ -20,6 +22,7 @@ export async function startMint(ctx: ServerContext): Promise<void> {
   }, ROTATE_CHECK_MS);
   timer.unref();
   timers.set(ctx, timer);
+  if (ctx.config.demo) await seedDemoEcash(ctx, mintUrlOf(ctx.config.host, port));
 }
 
 export function stopMint(ctx: ServerContext): void {
