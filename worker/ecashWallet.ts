@@ -5,12 +5,16 @@
  * are stored only once the mint signed our fresh ones, and our proofs leave the wallet only in the
  * same commit that stores what the mint gave back, so a failed or refused call loses nothing.
  */
+import { Buffer } from 'buffer';
 import { CashuMint, CashuWallet, getDecodedToken, getEncodedToken, type MeltQuoteResponse, type Proof } from '@cashu/cashu-ts';
 import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { EcashError, type MeltQuoteInfo, type MeltResult, type ReceiveResult, type SendResult } from '../machines/ecash.ts';
 import type { EcashData, HistoryEntry } from './ecashStore.ts';
 import { MSG_NOT_ENOUGH_FUNDS, MSG_RESTORE_NO_SEED, readTokenV3, stripTokenPrefix, type DecodedToken, type TokenProof } from './ecashToken.ts';
+
+// cashu-ts 2.5 checks keyset ids with the global Buffer, which a browser worker does not have.
+(globalThis as { Buffer?: unknown }).Buffer ??= Buffer;
 
 export const normalizeMintUrl = (url: string) => url.trim().replace(/\/+$/, '');
 const sum = (ps: { amount: number }[]) => ps.reduce((a, p) => a + p.amount, 0);
