@@ -7,8 +7,9 @@
  * answered badly, or the network.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import type { EcashFailure, MeltQuoteInfo } from '../core/types.ts';
 
-export type EcashFailure = 'spent' | 'funds' | 'mint' | 'network' | 'invalid';
+export type { EcashFailure, MeltQuoteInfo };
 
 export interface ReceiveResult {
   amount: number;
@@ -17,12 +18,6 @@ export interface ReceiveResult {
 export interface SendResult {
   token: string;
   amount: number;
-}
-export interface MeltQuoteInfo {
-  quote: string;
-  mint: string;
-  amount: number;
-  fee: number;
 }
 export interface MeltResult {
   preimage: string;

@@ -13,8 +13,7 @@ import { decodeAnyToken, EcashWallet, normalizeMintUrl } from './ecashWallet.ts'
 import { tokenAmount } from './ecashToken.ts';
 import { notify } from './feeds.ts';
 import { httpOrigin } from './nip05.ts';
-import type { EcashResult, EcashSnapshot, TokenSummary } from './types/ecash.ts';
-import type { PaymentResult } from './types/wallet.ts';
+import type { EcashResult, EcashSnapshot, PaymentResult, TokenSummary } from '../core/types.ts';
 
 export interface EcashServiceOptions {
   account: AccountService;

@@ -1,6 +1,6 @@
 /** The ecash part of the StruccApi surface (worker/ecash.ts behind it). */
 import type { EcashService } from './ecash.ts';
-import type { StruccApi } from './types.ts';
+import type { StruccApi } from '../core/types.ts';
 
 type EcashApi = Required<
   Pick<

@@ -10,27 +10,29 @@ import { keysetFromSeed, type Keyset } from './crypto.ts';
 import { ERR, MintError } from './errors.ts';
 
 export const UNIT = 'sat';
-const cache = new WeakMap<object, Map<string, Keyset>>();
+/** Another process of a cluster may rotate: the keyset list is read again this often (derived keys are kept). */
+const REFRESH_MS = 60_000;
+const cache = new WeakMap<object, { map: Map<string, Keyset>; at: number }>();
 
-async function loadAll(db: Queryable): Promise<Map<string, Keyset>> {
+async function loadAll(db: Queryable, known?: Map<string, Keyset>): Promise<Map<string, Keyset>> {
   const rows = await db.all<{ id: string; seed: string; unit: string; active: number | string; created_at: number | string }>(
     'SELECT id, seed, unit, active, created_at FROM mint_keysets ORDER BY created_at, id',
   );
   const map = new Map<string, Keyset>();
   for (const r of rows) {
-    const ks = keysetFromSeed(r.seed, r.unit, Number(r.active) === 1, Number(r.created_at));
+    const had = known?.get(r.id);
+    const ks = had ? { ...had, active: Number(r.active) === 1 } : keysetFromSeed(r.seed, r.unit, Number(r.active) === 1, Number(r.created_at));
     map.set(ks.id, ks);
     map.set(ks.legacyId, ks);
   }
   return map;
 }
 
-async function keysetMap(ctx: ServerContext): Promise<Map<string, Keyset>> {
-  let map = cache.get(ctx);
-  if (!map) {
-    map = await loadAll(ctx.db);
-    cache.set(ctx, map);
-  }
+async function keysetMap(ctx: ServerContext, force = false): Promise<Map<string, Keyset>> {
+  const entry = cache.get(ctx);
+  if (entry && !force && Date.now() - entry.at < REFRESH_MS) return entry.map;
+  const map = await loadAll(ctx.db, entry?.map);
+  cache.set(ctx, { map, at: Date.now() });
   return map;
 }
 
@@ -48,9 +50,10 @@ export async function activeKeyset(ctx: ServerContext): Promise<Keyset> {
 
 /** A keyset by its v1 or legacy id (the legacy one also in its URL-safe form). */
 export async function keysetById(ctx: ServerContext, id: unknown): Promise<Keyset> {
-  const map = await keysetMap(ctx);
   const raw = typeof id === 'string' ? id : '';
-  const ks = map.get(raw) ?? map.get(raw.replace(/_/g, '/').replace(/-/g, '+'));
+  const find = (map: Map<string, Keyset>) => map.get(raw) ?? map.get(raw.replace(/_/g, '/').replace(/-/g, '+'));
+  // An id made by another process since the last read is looked up again before it is refused.
+  const ks = find(await keysetMap(ctx)) ?? (raw.length >= 12 && raw.length <= 66 ? find(await keysetMap(ctx, true)) : undefined);
   if (!ks) throw new MintError(ERR.keysetUnknown, `Ismeretlen kulcskészlet: ${raw.slice(0, 40)}.`);
   return ks;
 }
@@ -70,7 +73,7 @@ export async function rotateKeyset(ctx: ServerContext): Promise<Keyset> {
       now,
     ]);
   });
-  cache.set(ctx, await loadAll(ctx.db));
+  await keysetMap(ctx, true);
   return fresh;
 }
 

@@ -1,7 +1,7 @@
 /** The ecash page's forms: receive a pasted token, send a token of an amount, top up from Lightning. */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EcashSnapshot } from '../../../worker/types';
+import type { EcashSnapshot } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { CopyButton } from '../embeds/CopyButton';

@@ -1,7 +1,7 @@
 /** The ecash page's lists: history, sent tokens not yet redeemed, tokens with errors, and the seed phrase. */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EcashSnapshot } from '../../../worker/types';
+import type { EcashSnapshot } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { ECASH_NS } from './i18n';

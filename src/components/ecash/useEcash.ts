@@ -1,6 +1,6 @@
 /** The ecash wallet as the worker keeps it, the HUF rate for its total, and the text for a failure. */
 import { useEffect, useState } from 'react';
-import type { EcashSnapshot } from '../../../worker/types';
+import type { EcashSnapshot } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { Comlink, tabId } from '../../worker-client';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TokenSummary } from '../../../worker/types';
+import type { TokenSummary } from '../../../core/types';
 import { decodeCashu } from '../../lib/content';
 import { NOTE_NS } from '../../lib/noteI18n';
 import { fullApi, useActingPubkey } from '../../lib/account';

@@ -1,7 +1,14 @@
 /** The ecash wallet as a tab sees it (worker/ecash.ts): balances and history, never a proof or the seed unless asked. */
-import type { EcashFailure, MeltQuoteInfo } from '../../machines/ecash.ts';
 
-export type { EcashFailure, MeltQuoteInfo };
+export type EcashFailure = 'spent' | 'funds' | 'mint' | 'network' | 'invalid';
+
+/** A melt (pay an invoice with ecash) quote: the fee reserve is shown before anything is spent. */
+export interface MeltQuoteInfo {
+  quote: string;
+  mint: string;
+  amount: number;
+  fee: number;
+}
 
 export interface EcashMintView {
   url: string;
