@@ -87,6 +87,8 @@ export class EcashWallet {
 
   /** Adds a mint after reading its NUT-06 info; the name shown is the mint's own. */
   async addMint(url: string): Promise<string> {
+    // The seed comes first, so every proof this wallet ever gets can be restored from it.
+    await this.ensureSeed();
     const u = normalizeMintUrl(url);
     if (!/^https?:\/\/[^\s]+$/i.test(u)) throw new EcashError('invalid', 'invalid-mint-url');
     const info = await (await this.wallet(u)).getMintInfo();
@@ -115,6 +117,7 @@ export class EcashWallet {
       throw new EcashError('invalid', 'invalid-token');
     }
     if (token.entries.length === 0) throw new EcashError('invalid', 'invalid-token');
+    await this.ensureSeed();
     let amount = 0;
     for (const entry of token.entries) {
       if (!this.data().mints.some((m) => m.url === entry.mint)) await this.addMint(entry.mint);

@@ -109,3 +109,27 @@ test('an invoice in a note is paid with ecash: fee quote in the confirm, change 
   await expect(page.getByText('Kifizetve ecash-sel; visszajárt 2 sat.')).toBeVisible();
   await context.close();
 });
+
+test('the seed phrase restores the ecash in a fresh profile', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const { context, page } = await nsecSignIn(browser, '/settings/ecash');
+  await topUp(page, 40);
+  await page.getByRole('button', { name: 'Visszaállító kifejezés megjelenítése' }).click();
+  const mnemonic = ((await page.getByTestId('ecash-seed').textContent()) ?? '').trim();
+  expect(mnemonic.split(' ')).toHaveLength(12);
+  const mint = (await page.getByTestId('ecash-mint').getAttribute('data-url')) ?? '';
+  await context.close();
+
+  // Another person's fresh profile: nothing in its IndexedDB, only the phrase.
+  const other = await nsecSignIn(browser, '/settings/ecash', nsecEncode(generateSecretKey()));
+  await expect(total(other.page)).toContainText('Összesen: 0 sat');
+  const seed = other.page.locator('section[aria-labelledby="ecash-seed"]');
+  await seed.getByRole('button', { name: 'Visszaállítás' }).click();
+  await expect(other.page.getByText('A visszaállításhoz add meg a visszaállító kifejezést.')).toBeVisible();
+  await seed.getByLabel('Visszaállító kifejezés', { exact: true }).fill(mnemonic);
+  await seed.getByLabel('Pénzverde címe a visszaállításhoz').fill(mint);
+  await seed.getByRole('button', { name: 'Visszaállítás' }).click();
+  await expect(other.page.getByText('Visszaállítva: 40 sat.')).toBeVisible({ timeout: 60_000 });
+  await expect(total(other.page)).toContainText('Összesen: 40 sat');
+  await other.context.close();
+});
