@@ -60,8 +60,12 @@ export interface DmContext {
   outbox: DmOutgoing[];
   /** The open conversation's last page had messages that could not be decrypted, and why. */
   decryptError?: string;
+  /** How the open conversation is written to: NIP-17 when the other side has inbox relays. */
+  protocol?: DmProtocol;
   error?: string;
 }
+
+export type DmProtocol = 'nip17' | 'nip04';
 
 export type DmEvent =
   | { type: 'SET_RELATION'; relation: DmRelation }
@@ -76,7 +80,9 @@ export type DmEvent =
   | { type: 'USER'; pubkey: string }
   /** Internal: the selected contact has new messages. */
   | { type: 'FETCH_NEW' }
-  | { type: 'RESET_COUNT' };
+  | { type: 'RESET_COUNT' }
+  /** NIP-17 messages unwrapped in the worker (received, or sent from another tab). */
+  | { type: 'PRIVATE'; peer: string; messages: DirectMessage[] };
 
 export type DmEmitted = { type: 'sent'; id: number; result: PublishResult };
 
@@ -147,6 +153,7 @@ export const dmMachine = setup({
     fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(async () => missing('fetchMessages')),
     resetCount: fromPromise<void, { peer: string }>(async () => missing('resetCount')),
     sendMessage: fromPromise<PublishResult, { peer: string; text: string }>(async () => missing('sendMessage')),
+    peerProtocol: fromPromise<DmProtocol, { peer: string }>(async () => missing('peerProtocol')),
   },
   guards: {
     hasSelected: ({ context }) => context.selected !== undefined,
@@ -155,6 +162,7 @@ export const dmMachine = setup({
     hasMoreMessages: ({ context }) => context.hasMoreMessages,
     totalRose: ({ context, event }) => event.type === 'TOTAL' && event.count > context.unreadTotal,
     hasQueued: ({ context }) => context.outbox.some((o) => o.status === 'pending' && o.id !== context.sendId),
+    privateForSelected: ({ context, event }) => event.type === 'PRIVATE' && event.peer === context.selected,
   },
 }).createMachine({
   id: 'dms',
@@ -176,13 +184,13 @@ export const dmMachine = setup({
         // The stored login settling after the page opened (a reload straight onto /dms/{contact}):
         // the conversation the address asked for is kept and loaded for the signed-in user.
         guard: 'firstUser',
-        target: ['.contacts.loading', '.conversation.check', '.reset.idle', '.sending.idle'],
+        target: ['.contacts.loading', '.conversation.check', '.reset.idle', '.sending.idle', '.protocol.check'],
         reenter: true,
         actions: assign(({ event }) => ({ ...NO_USER_DATA, userPubkey: event.type === 'USER' ? event.pubkey : '' })),
       },
       {
         // Another account: nothing of the last one's conversations stays on screen.
-        target: ['.contacts.loading', '.conversation.none', '.reset.idle', '.sending.idle'],
+        target: ['.contacts.loading', '.conversation.none', '.reset.idle', '.sending.idle', '.protocol.idle'],
         reenter: true,
         actions: assign(({ event }) => ({ ...NO_USER_DATA, userPubkey: event.type === 'USER' ? event.pubkey : '', selected: undefined })),
       },
@@ -197,6 +205,8 @@ export const dmMachine = setup({
           actions: assign(({ event }) => ({ relation: event.type === 'SET_RELATION' ? event.relation : 'any', contacts: [], contactsCursor: undefined, hasMoreContacts: true })),
         },
         REFRESH_CONTACTS: { target: '.loading' },
+        // A private conversation's latest message and count live in the worker: the list is merged again.
+        PRIVATE: { target: '.loading' },
         // Handled inside this region, so that reloading the contacts leaves the conversation alone.
         TOTAL: [
           // A rise means someone wrote: the contact list (and its counts) is fetched again.
@@ -277,6 +287,19 @@ export const dmMachine = setup({
               contacts: zeroCount(context.contacts, pubkey),
             };
           }),
+        },
+        PRIVATE: {
+          guard: 'privateForSelected',
+          actions: [
+            enqueueActions(({ context, event, enqueue }) => {
+              // Read while open: the new message's count goes back to zero as for NIP-04.
+              if (event.type === 'PRIVATE' && event.messages.some((m) => m.sender === context.selected)) enqueue.raise({ type: 'RESET_COUNT' });
+            }),
+            assign(({ context, event }) => {
+              const merged = mergeMessages(context.messages, event.type === 'PRIVATE' ? event.messages : []);
+              return { messages: merged, outbox: settle(context.outbox, merged) };
+            }),
+          ],
         },
       },
       states: {
@@ -441,6 +464,24 @@ export const dmMachine = setup({
                 })),
               ],
             },
+          },
+        },
+      },
+    },
+    // Which protocol the open conversation is written with, shown above the composer.
+    protocol: {
+      initial: 'check',
+      on: { SELECT: { target: '.looking', actions: assign({ protocol: undefined }) } },
+      states: {
+        check: { always: [{ guard: 'hasSelected', target: 'looking' }, { target: 'idle' }] },
+        idle: {},
+        looking: {
+          invoke: {
+            src: 'peerProtocol',
+            input: ({ context }) => ({ peer: context.selected ?? '' }),
+            onDone: { target: 'idle', actions: assign({ protocol: ({ event }) => event.output }) },
+            // Without the other side's inbox list, NIP-04 is what can be sent.
+            onError: { target: 'idle', actions: assign({ protocol: 'nip04' as const }) },
           },
         },
       },
