@@ -247,6 +247,7 @@ export async function withPrivateContacts(
     if (newer) {
       merged.preview = t.latest.content;
       merged.latestPrivate = true;
+      merged.latestSender = t.latest.sender;
     }
     byPeer.set(t.peer, merged);
   }

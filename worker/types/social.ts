@@ -93,6 +93,8 @@ export interface DmContact {
   preview?: string;
   /** The latest message is a NIP-17 private one (unwrapped in the worker; the server never saw the pair). */
   latestPrivate?: boolean;
+  /** Who wrote the latest message, when it is a private one (`latest` is the NIP-04 event then). */
+  latestSender?: string;
 }
 
 /** A message written on this page that the cache has not returned yet (machines/dms.ts DmOutgoing). */

@@ -27,7 +27,7 @@ function ContactRow({ contact, me, selected, onSelect }: { contact: DmContact; m
   const cnt = contact.dmInfo.cnt;
   const at = contact.dmInfo.latest_at;
   let preview = t('noPreview');
-  if (contact.preview !== undefined) preview = contact.latest?.pubkey === me ? t('youPrefix', { text: previewText(contact.preview) }) : previewText(contact.preview);
+  if (contact.preview !== undefined) preview = (contact.latestSender ?? contact.latest?.pubkey) === me ? t('youPrefix', { text: previewText(contact.preview) }) : previewText(contact.preview);
   return (
     <li>
       <button
