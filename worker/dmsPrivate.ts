@@ -147,11 +147,12 @@ export class PrivateInbox {
     return out;
   }
 
+  /** The other side's messages after the read mark and after the user's own last answer (one answers what one has read). */
   unreadWith(peer: string): number {
-    const mark = this.marks[peer] ?? 0;
-    let n = 0;
-    for (const m of this.threads.get(peer)?.values() ?? []) if (m.sender === peer && m.created_at > mark) n += 1;
-    return n;
+    const thread = [...(this.threads.get(peer)?.values() ?? [])];
+    let mark = this.marks[peer] ?? 0;
+    for (const m of thread) if (m.sender !== peer && m.created_at > mark) mark = m.created_at;
+    return thread.filter((m) => m.sender === peer && m.created_at > mark).length;
   }
 
   unreadTotal(): number {
@@ -181,14 +182,18 @@ export class PrivateInbox {
   async send(peer: string, text: string): Promise<PublishResult> {
     const crypto = this.options.crypto();
     if (!crypto || !this.user) return { success: false, reasons: { '*': 'encrypt-no-nsec' }, outcome: 'failed' };
-    const targets = await this.inboxRelays(peer, true);
-    if (targets.length === 0) return { success: false, reasons: { '*': 'no-inbox-relays' }, outcome: 'failed' };
-    const own = await this.readRelays(this.user);
+    const listed = await this.inboxRelays(peer, true);
+    if (listed.length === 0) return { success: false, reasons: { '*': 'no-inbox-relays' }, outcome: 'failed' };
+    // A copy also goes to our relay, which serves it only to the recipient after AUTH: a recipient
+    // whose inbox relays are out of reach (or who reads through this server) still gets it.
+    const own = await this.ownRelay().catch(() => undefined);
+    const targets = [...new Set([...listed, ...(own ? [own] : [])])];
+    const mine = await this.readRelays(this.user);
     const { rumor, toRecipient, toSelf } = await wrapPrivateMessage(crypto, peer, text, this.now());
     const answers = await Promise.all(targets.map((url) => this.sendTo(url, toRecipient)));
     const ok = answers.filter((a) => a.ok);
     // The own copy is best effort: the message reached the recipient either way.
-    void Promise.all(own.map((url) => this.sendTo(url, toSelf)));
+    void Promise.all(mine.map((url) => this.sendTo(url, toSelf)));
     const reasons: Record<string, string> = {};
     for (const a of answers) if (!a.ok) reasons[a.relay] = a.message || REASON_FAILED;
     if (ok.length === 0) return { success: false, reasons, outcome: 'failed' };
