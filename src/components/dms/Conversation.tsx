@@ -28,7 +28,7 @@ export function useReasonText(): (reason: string | undefined) => string {
   const { t } = useTranslation(DMS_NS);
   return (reason) => {
     const r = reason ?? '';
-    const known = ['encrypt-no-nsec', 'decrypt-no-nsec', 'no_nostr_extension', 'sign-no-nsec', 'timeout', 'no-conversation', 'closed', 'no-inbox-relays', 'nip44-unsupported'];
+    const known = ['encrypt-no-nsec', 'decrypt-no-nsec', 'no_nostr_extension', 'sign-no-nsec', 'timeout', 'no-conversation', 'closed', 'no-inbox-relays', 'nip44-unsupported', 'nip04-unsupported'];
     return known.includes(r) ? t(`errors.${r}`) : t('errors.unknown', { reason: r });
   };
 }
