@@ -7,6 +7,7 @@ import type { AccountSnapshot, LogEntry } from '../../worker/types.ts';
 import { englishIn } from './support/catalogue.ts';
 import { DEMO_LOGIN_NSEC, demoUser } from '../../server/demo/accounts.ts';
 import { DEMO_LOGIN_DM_PEERS } from '../../server/demo/private.ts';
+import { DEMO_LOGIN_PRIVATE_PEERS } from '../../server/demo/private17.ts';
 import { displayName, parseProfile } from '../../worker/profile.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { baseUrl, latestEvent, openApp, publishAccepted, queryRelay, signIn, useLocalRelay, type Driven } from './support/session.ts';
@@ -302,13 +303,21 @@ test('the demo login finds its demo conversations on /dms, some of them unread',
   await page.locator('.side-nav').getByRole('link', { name: 'Üzenetek' }).click();
   await page.getByRole('tab', { name: 'Összes' }).click();
   const rows = page.locator('.dm-contact');
-  await expect(rows).toHaveCount(DEMO_LOGIN_DM_PEERS, { timeout: 20_000 });
+  // Its NIP-04 conversations and the private (NIP-17) ones, unwrapped in the worker.
+  await expect(rows).toHaveCount(DEMO_LOGIN_DM_PEERS + DEMO_LOGIN_PRIVATE_PEERS, { timeout: 20_000 });
+  await expect(page.locator('.dm-contact[data-private="true"]')).toHaveCount(DEMO_LOGIN_PRIVATE_PEERS);
   // Previews are decrypted in the worker: Hungarian text, not NIP-04 ciphertext.
   await expect(rows.first()).not.toContainText('?iv=');
   await expect(page.locator('.dm-contact .dm-unread').first()).toBeVisible();
   const unread = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-unread') ?? 0)));
   expect(unread.filter((n) => n > 0).length).toBeGreaterThan(0);
   expect(unread.filter((n) => n === 0).length).toBeGreaterThan(0);
+  // One private conversation is unread (the partner wrote last), one read (the demo login answered).
+  const privateUnread = await page.locator('.dm-contact[data-private="true"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-unread'))));
+  expect(privateUnread.filter((n) => n > 0)).toHaveLength(1);
+  await page.locator('.dm-contact[data-private="true"]').first().click();
+  await expect(page.locator('.dm-conversation-header .dm-protocol')).toHaveText('Privát (NIP-17)');
+  await expect(messages(page).locator('.dm-bubble[data-private="true"]').first()).toBeVisible();
   await context.close();
 });
 
