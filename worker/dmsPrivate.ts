@@ -111,7 +111,9 @@ export class PrivateInbox {
       .filter((e): e is CacheObject & NostrEvent => e.kind === KIND_INBOX_RELAYS && isEvent(e) && e.pubkey === pubkey)
       .sort((a, b) => b.created_at - a.created_at)[0];
     const relays = inboxRelaysOf(list);
-    this.inboxes.set(pubkey, { relays, at: Date.now() });
+    // An empty answer is not kept: the list may be on its way to the cache server.
+    if (relays.length > 0) this.inboxes.set(pubkey, { relays, at: Date.now() });
+    else this.inboxes.delete(pubkey);
     return relays;
   }
 
@@ -215,7 +217,8 @@ export class PrivateInbox {
       // Spec of issue 15: a user without an inbox list gets one (our relay), so others can write privately.
       if (listed.length === 0 && own) {
         const result = await this.options.publish(inboxRelaysTemplate([own], this.now()));
-        if (result.success) this.inboxes.set(pubkey, { relays: [own], at: Date.now() });
+        // Signed and sent, even unconfirmed (the pool may still be connecting at login): it is the list now.
+        if (result.success || result.event) this.inboxes.set(pubkey, { relays: [own], at: Date.now() });
       }
       if (gen !== this.generation) return;
       const urls = [...new Set([...listed, ...(own ? [own] : [])])];

@@ -176,8 +176,9 @@ export function createSocial(options: SocialOptions): Social {
   });
 
   const api: SocialApi = {
-    async getInboxRelays() {
-      return user ? inbox.inboxRelays(user, true) : [];
+    async getInboxRelays(pubkey) {
+      // Not forced fresh: what this worker just published is known before the cache server has indexed it.
+      return inbox.inboxRelays(pubkey);
     },
     async publishInboxRelays(relays) {
       return inbox.publishInboxRelays(relays);

@@ -150,8 +150,8 @@ export interface StruccApi {
   /** Sends a failed message (DmSnapshot.outbox) again. */
   retryDm?(handle: number, id: number): Promise<void>;
   markAllDmsRead?(): Promise<ActionResult>;
-  /** The signed-in user's NIP-17 inbox relays (kind 10050); empty when none is published. */
-  getInboxRelays?(): Promise<string[]>;
+  /** Someone's NIP-17 inbox relays (kind 10050; the settings page asks for the user's); empty when none is published. */
+  getInboxRelays?(pubkey: string): Promise<string[]>;
   /** Publishes the user's kind-10050 list; private messages are read from these relays from then on. */
   publishInboxRelays?(relays: string[]): Promise<PublishResult>;
   closeDms?(handle: number): Promise<void>;

@@ -19,7 +19,7 @@ export function InboxRelays({ pubkey, busy, run }: { pubkey?: string; busy: bool
     if (!pubkey) return;
     let live = true;
     fullApi()
-      .then((api) => api.getInboxRelays())
+      .then((api) => api.getInboxRelays(pubkey))
       .then((list) => live && setRelays(list))
       .catch(() => live && setRelays([]));
     return () => {
