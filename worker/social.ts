@@ -169,10 +169,17 @@ export function createSocial(options: SocialOptions): Social {
   };
   const loginSub = account.login.subscribe(onLogin);
   onLogin(account.login.getSnapshot());
+  let inboxAwake = true;
   const stopActivity = options.activity.watch((s) => {
     const active = s.state !== 'sleeping';
     notifications.setActive(active);
     dms.setActive(active);
+    // The inbox relays sleep with the rest of the network; on waking they resume their subscription.
+    if (active !== inboxAwake) {
+      inboxAwake = active;
+      if (active) inboxRelays.resume('sleep');
+      else inboxRelays.suspend('sleep');
+    }
   });
 
   const api: SocialApi = {

@@ -8,12 +8,12 @@ import { createActor, fromPromise } from 'xstate';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { v2 } from 'nostr-tools/nip44';
 import { dmMachine, type ContactsPage, type DmProtocol, type FetchContactsInput, type FetchMessagesInput, type MessagesPage } from '../../machines/dms.ts';
-import { withPrivateContacts, withPrivateMessages } from '../../worker/dms.ts';
+import { DmService, withPrivateContacts, withPrivateMessages } from '../../worker/dms.ts';
 import { PrivateInbox } from '../../worker/dmsPrivate.ts';
 import { wrapPrivateMessage, type PrivateCrypto } from '../../worker/nip17.ts';
 import type { RelayService } from '../../worker/relays.ts';
 import { emptyProfile } from '../../worker/profile.ts';
-import type { CacheReply, DirectMessage, DmContact, NostrEvent, PublishResult, UnsignedEvent } from '../../worker/types.ts';
+import type { CacheReply, DirectMessage, DmContact, DmSnapshot, NostrEvent, PublishResult, UnsignedEvent } from '../../worker/types.ts';
 
 const ME = 'a'.repeat(64);
 const BOB = 'b'.repeat(64);
@@ -245,5 +245,82 @@ describe('PrivateInbox', () => {
     await Promise.resolve();
     expect(fake.subs).toEqual([]);
     expect(await inbox.send(BOB, 'x')).toMatchObject({ success: false, reasons: { '*': 'encrypt-no-nsec' } });
+  });
+});
+
+describe('DmService with the private inbox', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('adds private unread messages to the badge, sends NIP-17 where the peer has inbox relays, pushes new ones to the open page and marks all read', async () => {
+    let privateUnread = 2;
+    const thread: DirectMessage[] = [msg('p1', 50, BOB, true)];
+    const calls: string[] = [];
+    const published: UnsignedEvent[] = [];
+    const inbox = {
+      messagesWith: (peer: string) => (peer === BOB ? thread : []),
+      threadList: () => [{ peer: BOB, latest: thread.at(-1)!, unread: privateUnread }],
+      unreadTotal: () => privateUnread,
+      markRead: (peer: string) => void calls.push(`read:${peer}`),
+      markAllRead: () => {
+        calls.push('all');
+        privateUnread = 0;
+      },
+      protocolFor: async (peer: string): Promise<DmProtocol> => (peer === BOB ? 'nip17' : 'nip04'),
+      send: async (peer: string, text: string): Promise<PublishResult> => {
+        calls.push(`send:${peer}:${text}`);
+        return { success: true, reasons: {}, outcome: 'published', event: { id: 'r-sent' } as NostrEvent };
+      },
+    };
+    const counts: ((e: { kind: number; cnt?: number }) => void)[] = [];
+    const svc = new DmService({
+      request: async () => ({ events: [] }) as unknown as CacheReply,
+      subscribe: (_c, _p, handlers) => {
+        counts.push(handlers.onEvent as (e: { kind: number; cnt?: number }) => void);
+        return { subid: 's', close: () => undefined };
+      },
+      signRequest: async (op) => ({ id: 'i', pubkey: ME, created_at: 1, kind: 30078, tags: [['d', 'Primal-Web App', op]], content: '{}', sig: 's' }),
+      encrypt: async (_p, text) => text,
+      decrypt: async (_p, text) => text,
+      publish: async (e) => {
+        published.push(e);
+        return { success: true, reasons: {}, outcome: 'published' };
+      },
+      remembered: () => ({ relation: 'any' }),
+      remember: () => undefined,
+      inbox,
+      following: () => [],
+      throttleMs: 0,
+    });
+    svc.setUser(ME);
+    await flush();
+    const totals: number[] = [];
+    svc.watchCount('t', (n) => void totals.push(n), () => undefined);
+    counts[0]({ kind: 10000117, cnt: 3 });
+    await flush();
+    expect(totals.at(-1)).toBe(5);
+    const snaps: DmSnapshot[] = [];
+    const handle = svc.open('t', (s) => void snaps.push(s), () => undefined);
+    await flush();
+    expect(snaps.at(-1)?.contacts.map((c) => [c.pubkey, c.dmInfo.cnt, c.latestPrivate])).toEqual([[BOB, 2, true]]);
+
+    svc.select(handle, BOB);
+    await flush();
+    expect(snaps.at(-1)?.protocol).toBe('nip17');
+    expect(snaps.at(-1)?.messages.map((m) => m.id)).toEqual(['p1']);
+    expect(calls).toContain(`read:${BOB}`);
+    expect((await svc.send(handle, 'titok')).success).toBe(true);
+    expect(calls).toContain(`send:${BOB}:titok`);
+    expect(published).toEqual([]);
+    // Another tab's message, or one received: batched to the open page.
+    svc.privateMessages(BOB, [msg('p2', 60, BOB, true)]);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(snaps.at(-1)?.messages.map((m) => m.id)).toEqual(['p1', 'p2']);
+
+    expect(await svc.markAllRead()).toEqual({ ok: true });
+    expect(calls).toContain('all');
+    // Both the server's count and the private ones are cleared.
+    expect(totals.at(-1)).toBe(0);
+    svc.dispose();
   });
 });
