@@ -63,6 +63,8 @@ export class PrivateInbox {
   private readonly inboxes = new Map<string, { relays: string[]; at: number }>();
   private ownRelayCache: string | undefined;
   private sub: { close(): void } | undefined;
+  /** Whether the inbox is open (or opening) for the user. */
+  private reading = false;
   private marks: Record<string, number> = {};
   private generation = 0;
   private readonly now: () => number;
@@ -77,7 +79,9 @@ export class PrivateInbox {
 
   /** Follows the login: a signing user's inbox is opened (and its 10050 published when missing). */
   setUser(pubkey: string | undefined, canSign: boolean): void {
-    if (pubkey === this.user && (this.sub !== undefined) === canSign) return;
+    // Every login snapshot comes here: only a change of user or of being able to decrypt reopens.
+    if (pubkey === this.user && this.reading === canSign) return;
+    this.reading = canSign && pubkey !== undefined;
     this.generation += 1;
     this.sub?.close();
     this.sub = undefined;
@@ -275,6 +279,7 @@ export class PrivateInbox {
 
   dispose(): void {
     this.generation += 1;
+    this.reading = false;
     this.sub?.close();
     this.sub = undefined;
   }

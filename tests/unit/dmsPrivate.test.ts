@@ -189,8 +189,11 @@ describe('PrivateInbox', () => {
       onUnread: (n) => void unread.push(n),
     });
     inbox.setUser(mePk, true);
+    // Every login snapshot reaches setUser: the same user opening again changes nothing.
+    inbox.setUser(mePk, true);
     await vi.waitFor(() => expect(fake.subs).toHaveLength(1));
     expect(published).toMatchObject([{ kind: 10050, tags: [['relay', OUR]] }]);
+    expect(published).toHaveLength(1);
     expect(fake.pool()).toEqual([OUR]);
     expect(fake.subs[0].filters).toEqual([{ kinds: [1059], '#p': [mePk] }]);
 
