@@ -7,7 +7,7 @@
  * list helpers are in dmsModel.ts.
  */
 import { assign, emit, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import type { FeedStatus, PublishResult } from '../worker/types.ts';
+import type { FeedStatus, PublishResult } from '../core/types.ts';
 import {
   DM_CONTACTS_PAGE,
   DM_PAGE_SIZE,

@@ -3,7 +3,7 @@
  * and return, the machine's context and events, and the list merging both the NIP-04 pages and the
  * NIP-17 private messages go through.
  */
-import type { DirectMessage, DmContact, DmOutgoing, DmRelation, PublishResult } from '../worker/types.ts';
+import type { DirectMessage, DmContact, DmOutgoing, DmRelation, PublishResult } from '../core/types.ts';
 
 /** Spec §9: a DM page is 20 messages. */
 export const DM_PAGE_SIZE = 20;

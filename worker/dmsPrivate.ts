@@ -6,14 +6,14 @@
  * pubkey, nothing more), so the private conversations' contacts and unread counts are kept here
  * and merged into the server's NIP-04 lists (docs/private-messages.md).
  */
-import { checkRelayUrl } from '../machines/relay.ts';
+import { checkRelayUrl } from '../core/relayUrl.ts';
 import { REASON_FAILED, REASON_TIMEOUT, type RelayAnswer } from '../machines/publish.ts';
 import type { CacheRequest } from './feeds.ts';
 import { dmProtocolFor, inboxRelaysOf, inboxRelaysTemplate, KIND_GIFT_WRAP, KIND_INBOX_RELAYS, unwrapPrivateMessage, wrapPrivateMessage, type PrivateCrypto, type PrivateMessage } from './nip17.ts';
+import { defaultRelays } from './relayListLoader.ts';
 import type { RelayService } from './relays.ts';
-import type { CacheObject, DirectMessage, NostrEvent, PublishResult, UnsignedEvent } from './types.ts';
+import type { CacheObject, DirectMessage, NostrEvent, PublishResult, UnsignedEvent } from '../core/types.ts';
 
-const DEFAULT_RELAYS_KIND = 10000124;
 /** A peer's inbox list is looked up again after this long (they may have published one meanwhile). */
 const INBOX_TTL_MS = 5 * 60_000;
 const SEND_TIMEOUT_MS = 10_000;
@@ -44,15 +44,6 @@ export interface PrivateInboxOptions {
   /** A wrap addressed to the user that could not be opened (devtools log). */
   onUndecryptable?: (reason: string) => void;
   now?: () => number;
-}
-
-function parseList(text: unknown): string[] {
-  try {
-    const v: unknown = JSON.parse(String(text ?? '[]'));
-    return Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 const isEvent = (o: CacheObject): o is CacheObject & NostrEvent => typeof o.id === 'string' && Array.isArray(o.tags) && typeof o.pubkey === 'string';
@@ -98,9 +89,7 @@ export class PrivateInbox {
   /** Our relay: the cache server's first default relay. */
   async ownRelay(): Promise<string | undefined> {
     if (this.ownRelayCache) return this.ownRelayCache;
-    const reply = await this.options.request('get_default_relays');
-    const obj = reply.events.find((e) => e.kind === DEFAULT_RELAYS_KIND);
-    const first = parseList(obj?.content)[0];
+    const first = defaultRelays(await this.options.request('get_default_relays'))[0];
     const checked = first === undefined ? undefined : checkRelayUrl(first);
     this.ownRelayCache = checked?.ok ? checked.url : undefined;
     return this.ownRelayCache;

@@ -6,8 +6,8 @@
  * signer, so an extension (window.nostr.nip44) works as well as an nsec.
  */
 import { finalizeEvent, generateSecretKey, getEventHash, verifyEvent } from 'nostr-tools/pure';
-import { checkRelayUrl } from '../machines/relay.ts';
-import type { NostrEvent, UnsignedEvent } from './types.ts';
+import { checkRelayUrl } from '../core/relayUrl.ts';
+import type { NostrEvent, UnsignedEvent } from '../core/types.ts';
 
 export const KIND_PRIVATE_MESSAGE = 14;
 export const KIND_SEAL = 13;

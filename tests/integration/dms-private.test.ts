@@ -18,7 +18,7 @@ import { startPeerRelay, until, wsFactory, type TestRelay } from '../support/pee
 import { PrivateInbox } from '../../worker/dmsPrivate.ts';
 import { RelayService } from '../../worker/relays.ts';
 import { Signer } from '../../worker/signer.ts';
-import type { CacheReply, NostrEvent, UnsignedEvent } from '../../worker/types.ts';
+import type { CacheReply, NostrEvent, UnsignedEvent } from '../../core/types.ts';
 
 let dir: string;
 let server: RunningServer;

@@ -12,8 +12,8 @@ import { DmService, withPrivateContacts, withPrivateMessages } from '../../worke
 import { PrivateInbox } from '../../worker/dmsPrivate.ts';
 import { wrapPrivateMessage, type PrivateCrypto } from '../../worker/nip17.ts';
 import type { RelayService } from '../../worker/relays.ts';
-import { emptyProfile } from '../../worker/profile.ts';
-import type { CacheReply, DirectMessage, DmContact, DmSnapshot, NostrEvent, PublishResult, UnsignedEvent } from '../../worker/types.ts';
+import { emptyProfile } from '../../core/profile.ts';
+import type { CacheReply, DirectMessage, DmContact, DmSnapshot, NostrEvent, PublishResult, UnsignedEvent } from '../../core/types.ts';
 
 const ME = 'a'.repeat(64);
 const BOB = 'b'.repeat(64);

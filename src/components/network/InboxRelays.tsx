@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkRelayUrl } from '../../../machines/relay';
+import { checkRelayUrl } from '../../../core/relayUrl';
 import { fullApi } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { OneFieldForm } from '../settings/OneFieldForm';
