@@ -304,7 +304,9 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     walletAction: (action) => wallet.act(action),
     walletDetails: (id) => wallet.details(id),
     payInvoice: (invoice) => wallet.pay(invoice),
-    zap: (input) => wallet.zap(input),
+    zap: (input, payInTab) => wallet.zap(input, payInTab),
+    zapEndpoint: (lud16, lud06) => wallet.zapEndpoint(lud16, lud06),
+    exchangeRate: (currency) => wallet.exchangeRate(currency),
     connectDemoWallet: (name) => wallet.connectDemo(name),
 
     setSigner: network.setSigner,

@@ -97,6 +97,8 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     walletDetails: worker.walletDetails,
     payInvoice: worker.payInvoice,
     zap: worker.zap,
+    zapEndpoint: worker.zapEndpoint,
+    exchangeRate: worker.exchangeRate,
     connectDemoWallet: worker.connectDemoWallet,
     loadReactions: worker.loadReactions,
     reactionCounts: worker.reactionCounts,
