@@ -9,7 +9,8 @@ import { QrCode } from '../QrCode';
 import { fullApi, useActingPubkey } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError } from '../../lib/toast';
-import { useWallet } from '../wallet/useWallet';
+import { payWithWebln } from '../../lib/webln';
+import { usePayer } from '../wallet/usePayer';
 
 interface Invoice {
   sats?: number;
@@ -60,9 +61,8 @@ export default function InvoiceCard({ invoice }: { invoice: string }) {
 function PayArea({ invoice, info, locale }: { invoice: string; info: Invoice; locale: string }) {
   const { t } = useTranslation(NOTE_NS);
   const acting = useActingPubkey();
-  const wallet = useWallet();
+  const payer = usePayer();
   const [state, setState] = useState<'idle' | 'paying' | 'paid'>('idle');
-  const payer = wallet?.connections.find((c) => c.id === wallet.active);
   if (state === 'paid') return <span className="note-card-paid" role="status">{t('invoice.paid')}</span>;
   if (!acting || !payer || info.sats === undefined) {
     return <QrCode value={`lightning:${invoice}`} label={t('invoice.qr')} className="note-card-qr" />;
@@ -75,7 +75,14 @@ function PayArea({ invoice, info, locale }: { invoice: string; info: Invoice; lo
     });
     if (!ok) return;
     setState('paying');
-    const result = await (await fullApi()).payInvoice(invoice).catch(() => ({ status: 'failed' as const }));
+    // WebLN pays in this tab; an NWC connection in the worker.
+    const result =
+      payer.kind === 'webln'
+        ? await payWithWebln(invoice).then(
+            () => ({ status: 'paid' as const }),
+            () => ({ status: 'failed' as const }),
+          )
+        : await (await fullApi()).payInvoice(invoice).catch(() => ({ status: 'failed' as const }));
     if (result.status === 'paid') setState('paid');
     else {
       setState('idle');
