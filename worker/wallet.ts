@@ -30,6 +30,8 @@ import type { ExchangeRate, WalletAction, WalletSnapshot, ZapEndpointInfo, ZapPa
 type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 
 const SUBKEY = 'user-nwc';
+const KIND_EXCHANGE_RATE = 10000305;
+const RATE_TTL_MS = 600_000;
 /** The payment machine's connection id when the tab's WebLN wallet pays. */
 export const WEBLN_PAYER = 'webln';
 const VERSION = 1;
@@ -253,23 +255,34 @@ export class WalletService {
     }
   }
 
-  /** The wallet service's price of one bitcoin (server `wallet` exchange_rate, signed by the account). */
-  async exchangeRate(currency: string): Promise<ExchangeRate | undefined> {
-    const server = this.options.cacheServer();
-    if (!this.pubkey || !server || !/^[A-Za-z]{3}$/.test(currency)) return undefined;
-    try {
-      const event = await this.options.account.signer.sign({
-        kind: 10000300,
-        tags: [['d', APP_SETTINGS_CLIENT, 'exchange_rate']],
-        content: JSON.stringify(['exchange_rate', { target_currency: currency.toUpperCase() }]),
-        created_at: Math.floor(Date.now() / 1000),
+  private readonly rates = new Map<string, { at: number; rate: Promise<ExchangeRate | undefined> }>();
+
+  /**
+   * The wallet service's price of one bitcoin. The server's wallet `exchange_rate` and
+   * `membership_exchange_rate` answer from the same rate table; the unsigned one is asked, so that
+   * opening the custom zap never makes a signer extension ask for a signature. Kept ten minutes.
+   */
+  exchangeRate(currency: string): Promise<ExchangeRate | undefined> {
+    const code = currency.toUpperCase();
+    if (!/^[A-Z]{3}$/.test(code)) return Promise.resolve(undefined);
+    const seen = this.rates.get(code);
+    if (seen && Date.now() - seen.at < RATE_TTL_MS) return seen.rate;
+    const rate = (async () => {
+      const reply = await this.options.request('membership_exchange_rate', { target_currency: code });
+      const obj = reply.events.find((e) => e.kind === KIND_EXCHANGE_RATE && typeof e.content === 'string');
+      if (reply.notice !== undefined || !obj) return undefined;
+      const value = Number((JSON.parse(String(obj.content)) as { rate?: unknown }).rate);
+      if (!Number.isFinite(value) || value <= 0) return undefined;
+      return { currency: code, rate: value, demo: !!(await this.serverDomain()) };
+    })()
+      .catch(() => undefined)
+      .then((r) => {
+        // A failed answer is asked again next time rather than kept.
+        if (!r) this.rates.delete(code);
+        return r;
       });
-      const answer = (await walletCommand(walletSocketUrl(server), event, this.options.socket)) as { rate?: unknown; target_currency?: unknown };
-      const rate = Number(answer.rate);
-      return { currency: currency.toUpperCase(), rate: Number.isFinite(rate) && rate > 0 ? rate : 0, demo: !!(await this.serverDomain()) };
-    } catch {
-      return undefined;
-    }
+    this.rates.set(code, { at: Date.now(), rate });
+    return rate;
   }
 
   /** Lightning addresses of a split's recipients, from their profiles on the cache server. */

@@ -69,7 +69,8 @@ export function ZapButton({ target, name, className = 'note-act', iconSize = 18 
       >
         <ZapIcon size={iconSize} />
         {burst > 0 && (
-          <span key={burst} className="zap-burst" aria-hidden="true" data-testid="zap-burst" onAnimationEnd={() => setBurst(0)}>
+          // Stays, faded out, after its flight; a new key flies it again on the next zap.
+          <span key={burst} className="zap-burst" aria-hidden="true" data-testid="zap-burst">
             ⚡
           </span>
         )}
