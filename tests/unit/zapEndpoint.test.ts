@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bech32 } from '@scure/base';
-import { lnurlEndpoint, zapSplits } from '../../worker/zap.ts';
+import { lnurlEndpoint, withLnurlProxy, zapSplits } from '../../worker/zap.ts';
 
 const own = { domain: 'strucc.test', origin: 'http://127.0.0.1:8080' };
 const lud06 = (url: string) => bech32.encode('lnurl', bech32.toWords(new TextEncoder().encode(url)), 2000);
@@ -54,5 +54,38 @@ describe('zapSplits (NIP-57 appendix G)', () => {
 
   it('drops shares that round to nothing and ignores bad pubkeys', () => {
     expect(zapSplits({ tags: [['zap', a, '', '99'], ['zap', b, '', '1'], ['zap', 'nem-pubkey', '', '50']] }, 10)).toEqual([{ pubkey: a, amountSats: 10 }]);
+  });
+});
+
+describe('withLnurlProxy', () => {
+  const origin = 'http://127.0.0.1:8080';
+  const answer = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+
+  it('asks the LNURL server from the browser first and uses the proxy only when that fails', async () => {
+    const asked: string[] = [];
+    const fetcher = async (url: string) => {
+      asked.push(url);
+      if (url.startsWith('https://nocors.example/')) throw new TypeError('Failed to fetch');
+      return answer({ callback: 'https://x/cb' });
+    };
+    const f = withLnurlProxy(fetcher, origin);
+    await f('https://cors.example/.well-known/lnurlp/a');
+    await f('https://nocors.example/.well-known/lnurlp/b');
+    expect(asked).toEqual([
+      'https://cors.example/.well-known/lnurlp/a',
+      'https://nocors.example/.well-known/lnurlp/b',
+      `${origin}/lnurlp/proxy?url=${encodeURIComponent('https://nocors.example/.well-known/lnurlp/b')}`,
+    ]);
+  });
+
+  it('never proxies our own origin, nor without one', async () => {
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      throw new TypeError('Failed to fetch');
+    };
+    await expect(withLnurlProxy(failing, origin)(`${origin}/.well-known/lnurlp/c`)).rejects.toThrow('Failed to fetch');
+    await expect(withLnurlProxy(failing, undefined)('https://nocors.example/x')).rejects.toThrow('Failed to fetch');
+    expect(calls).toBe(2);
   });
 });

@@ -25,12 +25,15 @@ export function ZapButton({ target, name, className = 'note-act', iconSize = 18 
   const settings = useAccount()?.settings.settings;
   const [open, setOpen] = useState(false);
   const [burst, setBurst] = useState(0);
+  /** Zaps from this button still being paid: the button says it is busy until they end. */
+  const [inFlight, setInFlight] = useState(0);
   const pressTimer = useRef<number | undefined>(undefined);
   const longPressed = useRef(false);
 
   const zap = (choice: ZapChoice) => {
     if (animationsOn()) setBurst((n) => n + 1);
-    void sendZap(target, choice);
+    setInFlight((n) => n + 1);
+    void sendZap(target, choice).finally(() => setInFlight((n) => n - 1));
   };
   const quickZap = () => {
     const { amount, message } = zapDefaultOf(settings ?? {});
@@ -55,6 +58,7 @@ export function ZapButton({ target, name, className = 'note-act', iconSize = 18 
         className={`${className} note-act-zap`}
         aria-label={t('bar.zap')}
         title={t('bar.zap')}
+        aria-busy={inFlight > 0}
         onPointerDown={startPress}
         onPointerUp={endPress}
         onPointerLeave={endPress}

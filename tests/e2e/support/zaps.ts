@@ -106,3 +106,11 @@ export async function installWeblnStub(context: BrowserContext, wallet: NWCClien
     };
   });
 }
+
+/** A tab opened on `path` shows what the server counted; receipts arrive after the payment, so it reloads until then. */
+export async function serverShows(page: Page, path: string, check: () => Promise<void>): Promise<void> {
+  await expect(async () => {
+    await page.goto(`${baseUrl()}${path}`);
+    await check();
+  }).toPass({ timeout: 45_000 });
+}
