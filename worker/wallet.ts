@@ -64,6 +64,18 @@ function asConnections(value: unknown): WalletConnection[] {
   );
 }
 
+/** The saved list is read a few times before it counts as unreadable (the cache socket may still be connecting). */
+async function withRetries<T>(run: () => Promise<T>, delaysMs = [1_000, 3_000]): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= delaysMs.length) throw e;
+      await new Promise((resolve) => setTimeout(resolve, delaysMs[attempt]));
+    }
+  }
+}
+
 export function walletSocketUrl(cacheServer: string): string {
   const url = new URL(cacheServer);
   url.pathname = '/wallet';
@@ -82,10 +94,14 @@ export class WalletService {
     this.follow();
   }
 
-  /** Restarts the machine when the signed-in account changes; a read-only or no login has no wallets. */
+  /**
+   * Restarts the machine when the signed-in account changes; a read-only or no login has no wallets.
+   * It starts only once the account can sign: a login still being restored (a new worker after the
+   * last tab reloaded) cannot yet decrypt the list, and reading it as empty would lose it at the next save.
+   */
   private follow(): void {
     const login = this.options.account.login.getSnapshot();
-    const pubkey = keyStateOf(login) === 'none' || login.context.method === 'readonly' ? undefined : login.context.pubkey;
+    const pubkey = keyStateOf(login) === 'sign' ? login.context.pubkey : undefined;
     if (pubkey === this.pubkey) return;
     this.pubkey = pubkey;
     this.actor?.stop();
@@ -100,9 +116,12 @@ export class WalletService {
       walletMachine.provide({
         actors: {
           load: fromPromise<SavedWallets, void>(async () => {
-            const event = await signer.signRequest('get_app_subsettings_nwc', { subkey: SUBKEY });
-            const reply = await request('get_app_subsettings', { event_from_user: event });
-            if (reply.notice !== undefined) throw new Error(reply.notice);
+            const reply = await withRetries(async () => {
+              const event = await signer.signRequest('get_app_subsettings_nwc', { subkey: SUBKEY });
+              const r = await request('get_app_subsettings', { event_from_user: event });
+              if (r.notice !== undefined) throw new Error(r.notice);
+              return r;
+            });
             const obj = reply.events.find((e) => typeof e.content === 'string');
             let connections: WalletConnection[] = [];
             if (obj && typeof obj.content === 'string') {

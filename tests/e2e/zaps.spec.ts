@@ -68,6 +68,8 @@ test('wallet connections: demo wallet with its balance, a bad URI refused, renam
   // The remaining demo wallet pays from now on.
   await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
 
+  // With the first tab gone the reload starts a new shared worker, which reads the saved list back.
+  await page.close();
   await second.reload();
   await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
   await expect(rows(second)).toHaveCount(1);
