@@ -106,7 +106,7 @@ function ProfileZap({ profile, stats, name }: { profile: Profile; stats: UserSta
   const own = useAccount()?.login.pubkey === profile.pubkey;
   if (own) return null;
   return (
-    <span className="profile-zap">
+    <span className="profile-zap-actions">
       <ZapButton target={profileZapTarget(profile, stats?.total_satszapped ?? 0)} name={name} className="button button-secondary profile-zap-button" />
     </span>
   );
