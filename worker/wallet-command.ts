@@ -1,12 +1,32 @@
 /**
  * One signed request on the cache server's /wallet socket (protocol C.2 "Wallet"): the demo
  * wallet's nwc_connect and the wallet service's exchange_rate. Answers with the first event's
- * parsed content; a NOTICE, an empty answer or no answer in time is an Error.
+ * parsed content; a NOTICE, an empty answer or no answer in time is an Error. Also the wallet
+ * socket address and the small retry the saved list's load uses.
  */
 import type { NostrEvent } from './types.ts';
 import type { SocketFactory } from './nwc.ts';
 
 const ANSWER_TIMEOUT_MS = 15_000;
+
+/** The saved list is read a few times before it counts as unreadable (the cache socket may still be connecting). */
+export async function withRetries<T>(run: () => Promise<T>, delaysMs = [1_000, 3_000]): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= delaysMs.length) throw e;
+      await new Promise((resolve) => setTimeout(resolve, delaysMs[attempt]));
+    }
+  }
+}
+
+export function walletSocketUrl(cacheServer: string): string {
+  const url = new URL(cacheServer);
+  url.pathname = '/wallet';
+  url.search = '';
+  return url.toString();
+}
 
 export function walletCommand(url: string, event: NostrEvent, socket?: SocketFactory): Promise<unknown> {
   const ws = (socket ?? ((u: string) => new WebSocket(u)))(url);

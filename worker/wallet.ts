@@ -22,7 +22,9 @@ import { notify } from './feeds.ts';
 import { httpOrigin } from './nip05.ts';
 import { payInvoice, walletDetails, type SocketFactory, type WalletDetails } from './nwc.ts';
 import { parseProfile } from './profile.ts';
-import { walletCommand } from './wallet-command.ts';
+import { walletCommand, walletSocketUrl, withRetries } from './wallet-command.ts';
+
+export { walletSocketUrl };
 import { fetchZapInvoice, lnurlEndpoint, payEndpoint, withLnurlProxy, ZapError, zapSplits } from './zap.ts';
 import type { ActionResult, CacheReply, NostrEvent } from './types.ts';
 import type { ExchangeRate, WalletAction, WalletSnapshot, ZapEndpointInfo, ZapPart, ZapRequestInput, ZapResult } from './types/wallet.ts';
@@ -62,25 +64,6 @@ function asConnections(value: unknown): WalletConnection[] {
   return value.filter(
     (c): c is WalletConnection => typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.uri === 'string',
   );
-}
-
-/** The saved list is read a few times before it counts as unreadable (the cache socket may still be connecting). */
-async function withRetries<T>(run: () => Promise<T>, delaysMs = [1_000, 3_000]): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await run();
-    } catch (e) {
-      if (attempt >= delaysMs.length) throw e;
-      await new Promise((resolve) => setTimeout(resolve, delaysMs[attempt]));
-    }
-  }
-}
-
-export function walletSocketUrl(cacheServer: string): string {
-  const url = new URL(cacheServer);
-  url.pathname = '/wallet';
-  url.search = '';
-  return url.toString();
 }
 
 export class WalletService {
