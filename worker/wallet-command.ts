@@ -4,7 +4,7 @@
  * parsed content; a NOTICE, an empty answer or no answer in time is an Error. Also the wallet
  * socket address and the small retry the saved list's load uses.
  */
-import type { NostrEvent } from './types.ts';
+import type { NostrEvent } from '../core/types.ts';
 import type { SocketFactory } from './nwc.ts';
 
 const ANSWER_TIMEOUT_MS = 15_000;

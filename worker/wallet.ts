@@ -11,23 +11,23 @@ import {
   publicConnections,
   walletMachine,
   type NwcParts,
-  type PaymentResult,
   type SavedWallets,
   type WalletConnection,
   type ZapTarget,
 } from '../machines/wallet.ts';
+import type { PaymentResult } from '../core/types.ts';
 import type { AccountService } from './account.ts';
-import { APP_SETTINGS_CLIENT } from './config.ts';
+import { APP_SETTINGS_CLIENT } from '../core/config.ts';
 import { notify } from './feeds.ts';
 import { httpOrigin } from './nip05.ts';
 import { payInvoice, walletDetails, type SocketFactory, type WalletDetails } from './nwc.ts';
-import { parseProfile } from './profile.ts';
+import { parseProfile } from '../core/profile.ts';
 import { walletCommand, walletSocketUrl, withRetries } from './wallet-command.ts';
+import { fetchZapInvoice, lnurlEndpoint, payEndpoint, withLnurlProxy, ZapError, zapSplits } from './zap.ts';
+import type { ActionResult, CacheReply, NostrEvent } from '../core/types.ts';
+import type { ExchangeRate, WalletAction, WalletSnapshot, ZapEndpointInfo, ZapPart, ZapRequestInput, ZapResult } from '../core/types/wallet.ts';
 
 export { walletSocketUrl };
-import { fetchZapInvoice, lnurlEndpoint, payEndpoint, withLnurlProxy, ZapError, zapSplits } from './zap.ts';
-import type { ActionResult, CacheReply, NostrEvent } from './types.ts';
-import type { ExchangeRate, WalletAction, WalletSnapshot, ZapEndpointInfo, ZapPart, ZapRequestInput, ZapResult } from './types/wallet.ts';
 
 type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 

@@ -4,9 +4,9 @@
  * The viewer's own actions are highlighted and counted at once; guests get the login modal.
  */
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
-import { displayName } from '../../../worker/profile';
+import { displayName } from '../../../core/profile';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote, ReactionTab } from '../../../worker/types';
+import type { FeedNote, ReactionTab } from '../../../core/types';
 import { useActingPubkey } from '../../lib/account';
 import { formatCount } from '../../lib/format';
 import { NOTE_NS } from '../../lib/noteI18n';

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ExchangeRate, ZapEndpointInfo } from '../../../worker/types';
+import type { ExchangeRate, ZapEndpointInfo } from '../../../core/types';
 import { fullApi, useAccount } from '../../lib/account';
 import { MAX_MESSAGE_LENGTH, parseAmount, zapDefaultOf, zapOptionsOf } from '../../lib/zapSettings';
 import { Modal } from '../Modal';

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import hu from '../../../locales/hu/actions.json';
 import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
-import type { FeedNote, NostrEvent, NoteStats, Profile, ZapResult } from '../../../worker/types';
+import type { FeedNote, NostrEvent, NoteStats, Profile, ZapResult } from '../../../core/types';
 import { accountAction, fullApi, useAccount } from '../../lib/account';
 import { bookmarkTag, coordinateOf, hasBookmark, plainEvent, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
 import { payWithWebln, weblnPays } from '../../lib/webln';
