@@ -99,6 +99,8 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     walletDetails: worker.walletDetails,
     payInvoice: worker.payInvoice,
     zap: worker.zap,
+    zapEndpoint: worker.zapEndpoint,
+    exchangeRate: worker.exchangeRate,
     connectDemoWallet: worker.connectDemoWallet,
     watchEcash: worker.watchEcash,
     unwatchEcash: worker.unwatchEcash,

@@ -11,7 +11,7 @@ import type {
   SocketSnapshot,
   UnsignedEvent,
 } from './network.ts';
-import type { PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapRequestInput } from './wallet.ts';
+import type { ExchangeRate, PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapEndpointInfo, ZapRequestInput, ZapResult } from './wallet.ts';
 import type { EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
 import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, SettingsAction, SignerBridge } from './account.ts';
 import type {
@@ -177,8 +177,16 @@ export interface StruccApi {
   walletDetails?(id: string): Promise<WalletDetailsResult>;
   /** Pays a bolt11 invoice with the active connection. */
   payInvoice?(invoice: string): Promise<PaymentResult>;
-  /** LNURL-pay zap (NIP-57) paid by the active connection; reason 'no-address' when the author cannot be zapped. */
-  zap?(input: ZapRequestInput): Promise<PaymentResult>;
+  /**
+   * LNURL-pay zap (NIP-57) paid by the active connection, or by the tab's WebLN wallet when
+   * `payInTab` is given (the worker fetches the invoice, the tab pays it and returns the preimage).
+   * Honours the event's zap splits; reason 'no-address' when the author cannot be zapped.
+   */
+  zap?(input: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<ZapResult>;
+  /** The recipient's LNURL-pay limits (commentAllowed, min and max sats) for the custom zap. */
+  zapEndpoint?(lud16: string, lud06: string): Promise<ZapEndpointInfo>;
+  /** The wallet service's price of one bitcoin in `currency`, for the fiat value of a zap. */
+  exchangeRate?(currency: string): Promise<ExchangeRate | undefined>;
   /** Adds the demo network's wallet of the signed-in account (server wallet nwc_connect). */
   connectDemoWallet?(name: string): Promise<ActionResult>;
 

@@ -217,8 +217,10 @@ export async function notificationsFrom(tx: Queryable, ev: NostrEvent): Promise<
     }
   } else if (ev.kind === 9735) {
     const zap = parseZapReceipt(ev);
-    if (typeof zap === 'string' || !zap.target) return null;
-    target = await eventById(tx, zap.target);
+    if (typeof zap === 'string') return null;
+    const zapped = zap.target ?? (zap.address ? await resolveRef(tx, { type: 'a', value: zap.address }) : null);
+    if (!zapped) return null;
+    target = await eventById(tx, zapped);
     text = zap.message;
     if (target) {
       const extra = { who_zapped_it: zap.sender, satszapped: zap.amountSats };
