@@ -21,6 +21,7 @@ import { handleWalletConnection } from './wallet/socket.ts';
 import { startLightning, stopLightning } from './lightning/index.ts';
 import { startMembership, stopMembership } from './membership/http.ts';
 import { openPostgres } from './store/postgres.ts';
+import { startPush, stopPush } from './push/service.ts';
 import { openSqlite } from './store/sqlite.ts';
 
 /** Far above the relay's 512 KB rule, so an oversized frame reaches the handler and gets a NOTICE instead of a silent close. */
@@ -161,6 +162,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await verifier.close();
       await closeUploads(ctx);
       await stopMembership(ctx);
+      await stopPush(ctx);
       await db.close();
     })();
     return closing;
@@ -189,6 +191,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   if (config.upstreamRelays.length > 0) upstream = startUpstream(ctx, config.upstreamRelays);
   try {
     await startMembership(ctx);
+    // After the demo seed: its thousands of events are nobody's news.
+    await startPush(ctx);
     if (config.demoLightning) await startLightning(ctx, port);
   } catch (err) {
     await close();

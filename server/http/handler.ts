@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.ts';
 import { handleMembershipHttp, memberNip05 } from '../membership/http.ts';
 import { handleServices, initServices } from './services.ts';
 import { createStaticServer } from './static.ts';
+import { pushServiceOf } from '../push/service.ts';
 
 export const APP_NAME = 'strucc';
 export const APP_VERSION = '2.0.11';
@@ -140,6 +141,8 @@ export function createHttpHandler(ctx: ServerContext): Handler {
         mediaDomain: ctx.config.mediaDomain,
         // The client offers the demo wallet connection (wallet nwc_connect) only when this is true.
         demoLightning: !!ctx.config.demoLightning,
+        // The key browsers subscribe to Web Push with (push_subscribe).
+        vapidPublicKey: pushServiceOf(ctx)?.keys.publicKey ?? '',
       });
     }
     if (path === '/api' || path.startsWith('/api/')) return json(res, 404, { error: 'not found' });
