@@ -122,14 +122,19 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
       if (open) {
-        await open.focus();
-        if (open.url === target) return;
-        try {
-          // Works on tabs this worker controls; for another, a new window opens the route.
-          await open.navigate(target);
+        let client = open;
+        if (open.url !== target) {
+          try {
+            // Works on tabs this worker controls; for another, a new window opens the route.
+            client = (await open.navigate(target)) ?? open;
+          } catch {
+            client = null;
+          }
+        }
+        if (client) {
+          // Focus is the browser's to grant; the tab shows the route either way.
+          await client.focus().catch(() => undefined);
           return;
-        } catch {
-          // fall through
         }
       }
       await self.clients.openWindow(target);

@@ -1,6 +1,6 @@
 /**
  * Web Push end to end on both stores: signed subscribe/unsubscribe, and the sending path against a
- * push service of ours (tests/integration/push-endpoint.ts), which checks the VAPID JWT and decrypts
+ * push service of ours (tests/support/push-endpoint.ts), which checks the VAPID JWT and decrypts
  * each message as a browser would. DM, mention, reply and zap each arrive in Hungarian; a type the
  * subscription left out, a stranger's DM and an unsubscribed browser get nothing; a 410 removes the
  * subscription; a DM's text never travels.
@@ -12,7 +12,7 @@ import { pushServiceOf } from '../../server/push/service.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import type { CacheClient } from './cache-client.ts';
 import { person, sign, type Person } from './people.ts';
-import { BrowserKeys, startPushEndpoint, vapidClaims, type PushEndpoint } from './push-endpoint.ts';
+import { BrowserKeys, startPushEndpoint, vapidClaims, type PushEndpoint } from '../support/push-endpoint.ts';
 
 const DM_TEXT = 'titkos szöveg: a széf kódja 4242';
 
