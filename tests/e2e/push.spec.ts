@@ -127,7 +127,9 @@ test('opting in from settings: the server pushes a DM (sender only), the service
   // A click (dispatched in the worker's scope, as Chromium has no way to click it here) opens the conversation in the open tab.
   const [sw] = context.serviceWorkers();
   await sw.evaluate(async () => {
-    const scope = self as unknown as ServiceWorkerGlobalScope;
+    // The worker scope's types are not in this project's DOM lib.
+    const scope = self as unknown as EventTarget & { registration: ServiceWorkerRegistration };
+    const NotificationEvent = (self as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }).NotificationEvent;
     const [notification] = await scope.registration.getNotifications();
     scope.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
   });
