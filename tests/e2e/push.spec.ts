@@ -107,6 +107,13 @@ test('opting in from settings: the server pushes a DM (sender only), the service
   await expect(section.getByRole('switch', { name: 'Válaszok' })).not.toBeChecked();
   await expect(section.getByText('A fenti értesítések között ki van kapcsolva, ezért push értesítést sem kapsz róla.')).toBeVisible();
 
+  // A kind switched off for pushes is re-signed to the server for this browser.
+  await section.getByRole('switch', { name: 'Kapott zapok' }).click({ force: true });
+  await expect(page.getByText('A push értesítések beállításai mentve')).toBeVisible();
+  await expect(section.getByRole('switch', { name: 'Kapott zapok' })).not.toBeChecked();
+  await expect(section.getByRole('switch', { name: 'Új üzenetek' })).toBeChecked();
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('strucc-push') ?? '{}').types)).toEqual(['dm', 'mention', 'reply']);
+
   const secret = 'a titkos találkozó helye: a régi malom';
   const dm = finalizeEvent({ kind: 4, created_at: now(), tags: [['p', me]], content: await nip04.encrypt(sender, me, secret) }, sender);
   const before = endpoint.received.length;
