@@ -49,7 +49,7 @@ export interface ServerConfig {
   /**
    * VAPID key pair of Web Push (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, base64url) and the contact the push
    * services see (VAPID_SUBJECT, mailto: or https:). Without the keys, a pair is made once and kept in
-   * DATA_DIR/vapid.json: a new pair would void every browser's subscription.
+   * the store (server/push/keys.ts): a new pair would void every browser's subscription.
    */
   vapid?: { publicKey: string; privateKey: string; subject: string };
   limits: ServerLimits;
@@ -104,4 +104,6 @@ export interface ServerContext {
   live: EventEmitter;
   /** Unix seconds; tests may freeze it. */
   now(): number;
+  /** Set once the server runs: this process's id and whether it runs the periodic jobs (server/cluster/). */
+  cluster?: { processId: string; isLeader(): boolean };
 }

@@ -3,8 +3,8 @@
  * same AccountService; a tab's watchers and signer bridge go away with the tab.
  */
 import { AccountService, type AccountServiceOptions } from './account.ts';
-import { AccountError } from './keys.ts';
-import type { ActionResult, StruccApi } from './types.ts';
+import { AccountError } from '../core/keys.ts';
+import type { ActionResult, StruccApi } from '../core/types.ts';
 
 export type AccountApi = Required<
   Pick<

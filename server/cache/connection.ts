@@ -10,11 +10,11 @@ import type { CacheObject } from './data.ts';
 import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Writer, type Filter } from './framing.ts';
 import { ASYNC_COMMANDS, AsyncHub, type AsyncSubscription } from './async.ts';
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
-import { COMMANDS, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
+import { COMMANDS, commandEnv, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
+import { CacheKind } from '../../core/kinds.ts';
 
 const MAX_SUBSCRIPTIONS = 200;
 const COMMAND_BUDGET_MS = 10_000;
-const KIND_PARTIAL_RESPONSE = 10000123;
 
 class Timeout extends Error {}
 
@@ -143,7 +143,7 @@ class CacheConnection {
           }
           const asyncCommand = ASYNC_COMMANDS.get(parsed.command);
           if (asyncCommand) {
-            registered.push(await asyncCommand(new Args(parsed.kwargs), { ctx: this.ctx, conn: this.info }));
+            registered.push(await asyncCommand(new Args(parsed.kwargs), commandEnv(this.ctx, this.info)));
             continue;
           }
           objects.push(...(await this.runCommand(parsed.command, parsed.kwargs)));
@@ -187,9 +187,9 @@ class CacheConnection {
       this.info.userPubkey = kwargs.user_pubkey.toLowerCase();
     }
     try {
-      return await withBudget(command(new Args(kwargs), { ctx: this.ctx, conn: this.info }));
+      return await withBudget(command(new Args(kwargs), commandEnv(this.ctx, this.info)));
     } catch (err) {
-      if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: KIND_PARTIAL_RESPONSE }];
+      if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: CacheKind.PARTIAL_RESPONSE }];
       throw err;
     }
   }

@@ -8,6 +8,10 @@
  * Events are announced after their transaction commits; the listener only queues them, bounded, and
  * a drain loop does the database reads and HTTP posts, so a slow or dead push service never holds
  * up an import. A full queue drops the newest news (counted), never blocks.
+ *
+ * Every process answers push_subscribe and /api/info; only the leading process sends (each process
+ * hears every stored event through the live bridge, and one DM must make one push). It reloads the
+ * list of subscribers now and then, as other processes may have added some.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -30,6 +34,8 @@ const SEND_TIMEOUT_MS = 10_000;
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 /** Older news (an upstream relay's catch-up, a restored backup) is stored but not pushed. */
 export const MAX_PUSH_AGE_SECONDS = 60 * 60;
+/** How soon the sender hears of a subscription made through another process of a PostgreSQL deployment. */
+const SUBSCRIBERS_RELOAD_MS = 10_000;
 
 export interface PushSubscriptionRow {
   endpoint: string;
@@ -62,32 +68,48 @@ function parseTypes(text: string): PushType[] {
 }
 
 export class PushService {
-  readonly keys: VapidKeys;
   readonly stats: PushStats = { queued: 0, sent: 0, failed: 0, removed: 0, dropped: 0 };
   /** Pubkeys with at least one subscription: most imported events concern nobody who subscribed. */
   private readonly subscribers = new Set<string>();
   private readonly queue: NostrEvent[] = [];
   private draining: Promise<void> | null = null;
-  private closed = false;
+  private sending = false;
+  private reloadTimer: NodeJS.Timeout | null = null;
   private readonly lookup: ReturnType<typeof guardedLookupFor>;
   private readonly onLive = (ev: NostrEvent) => this.enqueue(ev);
 
-  constructor(private readonly ctx: ServerContext) {
-    this.keys = vapidKeys(ctx.config);
+  constructor(
+    private readonly ctx: ServerContext,
+    readonly keys: VapidKeys,
+  ) {
     this.lookup = guardedLookupFor(ctx.config.fetchPrivateAddresses);
   }
 
-  async start(): Promise<void> {
-    const rows = await this.ctx.db.all<{ pubkey: string }>('SELECT DISTINCT pubkey FROM push_subscriptions');
-    for (const r of rows) this.subscribers.add(r.pubkey);
+  /** The leading process sends; see the module comment. */
+  async startSending(): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    await this.reloadSubscribers();
     this.ctx.live.on('event', this.onLive);
+    if (this.ctx.config.databaseUrl) {
+      this.reloadTimer = setInterval(() => void this.reloadSubscribers().catch((err: unknown) => this.log('push: feliratkozók betöltése', err)), SUBSCRIBERS_RELOAD_MS);
+      this.reloadTimer.unref();
+    }
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  async stopSending(): Promise<void> {
+    this.sending = false;
     this.ctx.live.off('event', this.onLive);
+    if (this.reloadTimer) clearInterval(this.reloadTimer);
+    this.reloadTimer = null;
     this.queue.length = 0;
     await this.draining;
+  }
+
+  private async reloadSubscribers(): Promise<void> {
+    const rows = await this.ctx.db.all<{ pubkey: string }>('SELECT DISTINCT pubkey FROM push_subscriptions');
+    this.subscribers.clear();
+    for (const r of rows) this.subscribers.add(r.pubkey);
   }
 
   /** Resolves once every queued event has been handled (tests wait on it instead of sleeping). */
@@ -103,7 +125,7 @@ export class PushService {
   }
 
   private enqueue(ev: NostrEvent): void {
-    if (this.closed || this.subscribers.size === 0) return;
+    if (!this.sending || this.subscribers.size === 0) return;
     if (ev.kind === 4 && !this.subscribers.has(ev.tags.find((t) => t[0] === 'p')?.[1] ?? '')) return;
     if (ev.created_at < this.ctx.now() - MAX_PUSH_AGE_SECONDS) return;
     if (this.queue.length >= MAX_QUEUED_EVENTS) {
@@ -120,7 +142,7 @@ export class PushService {
   private async drain(): Promise<void> {
     // Starts after the importer's own awaits have run: the announcing import returns first.
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.queue.length && !this.closed) {
+    while (this.queue.length && this.sending) {
       const ev = this.queue.shift()!;
       try {
         await this.deliverAll(await this.deliveriesFor(ev));
@@ -266,14 +288,14 @@ export function pushServiceOf(ctx: ServerContext): PushService | undefined {
   return services.get(ctx);
 }
 
+/** Every process: the keys, and the service the push commands update. Sending starts with leadership. */
 export async function startPush(ctx: ServerContext): Promise<PushService> {
-  const service = new PushService(ctx);
-  await service.start();
+  const service = new PushService(ctx, await vapidKeys(ctx.config, ctx.db));
   services.set(ctx, service);
   return service;
 }
 
 export async function stopPush(ctx: ServerContext): Promise<void> {
-  await services.get(ctx)?.close();
+  await services.get(ctx)?.stopSending();
   services.delete(ctx);
 }

@@ -4,7 +4,7 @@
  * push_unsubscribe the shared worker sends for it. The subscription belongs to this browser, so
  * the kinds of news chosen for it are kept here too, under the pubkey they were chosen for.
  */
-import type { ActionResult, PushSubscriptionInfo, PushType } from '../../worker/types';
+import type { ActionResult, PushSubscriptionInfo, PushType } from '../../core/types';
 import { fullApi } from './account';
 import { config } from '../worker-client';
 

@@ -1,17 +1,21 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpush from 'web-push';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import { vapidKeys } from '../../server/push/keys.ts';
+import { openSqlite } from '../../server/store/sqlite.ts';
 import { dmMessage, harmony } from '../../server/push/messages.ts';
 
 describe('VAPID configuration', () => {
-  it('takes both keys from the environment, with the subject', () => {
+  it('takes both keys from the environment, with the subject, and stores none', async () => {
     const pair = webpush.generateVAPIDKeys();
     const config = readConfig({ VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey, VAPID_SUBJECT: 'https://strucc.example/kapcsolat' });
-    expect(vapidKeys(config)).toEqual({ ...pair, subject: 'https://strucc.example/kapcsolat' });
+    const db = openSqlite(':memory:');
+    expect(await vapidKeys(config, db)).toEqual({ ...pair, subject: 'https://strucc.example/kapcsolat' });
+    expect(await db.get("SELECT value FROM meta WHERE key = 'vapid_keys'")).toBeUndefined();
+    await db.close();
   });
 
   it('stops on half a pair, a malformed key or a subject that is neither mailto: nor https:', () => {
@@ -21,14 +25,20 @@ describe('VAPID configuration', () => {
     expect(() => readConfig({ VAPID_SUBJECT: 'push@strucc.example' })).toThrow(/VAPID_SUBJECT érvénytelen/);
   });
 
-  it('without keys, makes a pair once and keeps it owner-only in DATA_DIR', () => {
+  it('without keys, makes a pair once and keeps it in the store across restarts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'strucc-vapid-'));
+    const config = readConfig({ DATA_DIR: dir, NIP05_DOMAIN: 'pelda.hu' });
     try {
-      const first = vapidKeys(readConfig({ DATA_DIR: dir, NIP05_DOMAIN: 'pelda.hu' }));
+      let db = openSqlite(join(dir, 'strucc.sqlite'));
+      const first = await vapidKeys(config, db);
       expect(first.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
       expect(first.subject).toBe('mailto:push@pelda.hu');
-      expect(statSync(join(dir, 'vapid.json')).mode & 0o777).toBe(0o600);
-      expect(vapidKeys(readConfig({ DATA_DIR: dir, NIP05_DOMAIN: 'pelda.hu' }))).toEqual(first);
+      // A second process (or a second call) finds the stored pair instead of storing its own.
+      expect(await vapidKeys(config, db)).toEqual(first);
+      await db.close();
+      db = openSqlite(join(dir, 'strucc.sqlite'));
+      expect(await vapidKeys(config, db)).toEqual(first);
+      await db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PushType } from '../../../worker/types';
+import type { PushType } from '../../../core/types';
 import { disablePush, enablePush, PUSH_TYPES, PushError, pushStateFor, pushSupport, setPushTypes } from '../../lib/push';
 import { toastSuccess } from '../../lib/toast';
 import { SETTINGS_NS } from './i18n';
