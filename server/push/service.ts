@@ -10,14 +10,16 @@
  * up an import. A full queue drops the newest news (counted), never blocks.
  *
  * Every process answers push_subscribe and /api/info; only the leading process sends (each process
- * hears every stored event through the live bridge, and one DM must make one push). It reloads the
- * list of subscribers now and then, as other processes may have added some.
+ * hears every stored event through the live bridge, and one DM must make one push). On PostgreSQL a
+ * subscription may have been made through another process a moment ago, so the table is asked each
+ * time instead of a list kept in memory.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import webpush from 'web-push';
 import { inChunks, replaceableOf } from '../cache/data.ts';
 import type { NostrEvent, ServerContext } from '../context.ts';
+import { MENTIONING_KINDS } from '../ingest/notification-sources.ts';
 import { isHex64 } from '../ingest/verify.ts';
 import { assertPublicHost, guardedLookupFor } from '../media/guard.ts';
 import { parseSettingsContent } from '../moderation/settings-store.ts';
@@ -34,8 +36,8 @@ const SEND_TIMEOUT_MS = 10_000;
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 /** Older news (an upstream relay's catch-up, a restored backup) is stored but not pushed. */
 export const MAX_PUSH_AGE_SECONDS = 60 * 60;
-/** How soon the sender hears of a subscription made through another process of a PostgreSQL deployment. */
-const SUBSCRIBERS_RELOAD_MS = 10_000;
+/** Kinds that can make a push: DMs, zap receipts, and the posts that mention or reply. */
+const PUSHING_KINDS: ReadonlySet<number> = new Set([4, 9735, ...MENTIONING_KINDS]);
 
 export interface PushSubscriptionRow {
   endpoint: string;
@@ -69,12 +71,11 @@ function parseTypes(text: string): PushType[] {
 
 export class PushService {
   readonly stats: PushStats = { queued: 0, sent: 0, failed: 0, removed: 0, dropped: 0 };
-  /** Pubkeys with at least one subscription: most imported events concern nobody who subscribed. */
+  /** Pubkeys with at least one subscription (SQLite: one process sees every change): most imported events concern nobody who subscribed. */
   private readonly subscribers = new Set<string>();
   private readonly queue: NostrEvent[] = [];
   private draining: Promise<void> | null = null;
   private sending = false;
-  private reloadTimer: NodeJS.Timeout | null = null;
   private readonly lookup: ReturnType<typeof guardedLookupFor>;
   private readonly onLive = (ev: NostrEvent) => this.enqueue(ev);
 
@@ -89,28 +90,18 @@ export class PushService {
   async startSending(): Promise<void> {
     if (this.sending) return;
     this.sending = true;
-    await this.reloadSubscribers();
+    const rows = await this.ctx.db.all<{ pubkey: string }>('SELECT DISTINCT pubkey FROM push_subscriptions');
+    for (const r of rows) this.subscribers.add(r.pubkey);
     this.ctx.live.on('event', this.onLive);
-    if (this.ctx.config.databaseUrl) {
-      this.reloadTimer = setInterval(() => void this.reloadSubscribers().catch((err: unknown) => this.log('push: feliratkozók betöltése', err)), SUBSCRIBERS_RELOAD_MS);
-      this.reloadTimer.unref();
-    }
   }
 
   async stopSending(): Promise<void> {
     this.sending = false;
     this.ctx.live.off('event', this.onLive);
-    if (this.reloadTimer) clearInterval(this.reloadTimer);
-    this.reloadTimer = null;
     this.queue.length = 0;
     await this.draining;
   }
 
-  private async reloadSubscribers(): Promise<void> {
-    const rows = await this.ctx.db.all<{ pubkey: string }>('SELECT DISTINCT pubkey FROM push_subscriptions');
-    this.subscribers.clear();
-    for (const r of rows) this.subscribers.add(r.pubkey);
-  }
 
   /** Resolves once every queued event has been handled (tests wait on it instead of sleeping). */
   async idle(): Promise<void> {
@@ -125,9 +116,14 @@ export class PushService {
   }
 
   private enqueue(ev: NostrEvent): void {
-    if (!this.sending || this.subscribers.size === 0) return;
-    if (ev.kind === 4 && !this.subscribers.has(ev.tags.find((t) => t[0] === 'p')?.[1] ?? '')) return;
+    if (!this.sending || !PUSHING_KINDS.has(ev.kind)) return;
     if (ev.created_at < this.ctx.now() - MAX_PUSH_AGE_SECONDS) return;
+    // One process knows every subscription at once; with several, one made elsewhere a moment ago
+    // may not be in the set yet, so the drain's own query decides.
+    if (!this.ctx.config.databaseUrl) {
+      if (this.subscribers.size === 0) return;
+      if (ev.kind === 4 && !this.subscribers.has(ev.tags.find((t) => t[0] === 'p')?.[1] ?? '')) return;
+    }
     if (this.queue.length >= MAX_QUEUED_EVENTS) {
       this.stats.dropped++;
       return;
@@ -157,7 +153,7 @@ export class PushService {
   }
 
   private async subscriptionsOf(pubkeys: string[], type: PushType): Promise<PushSubscriptionRow[]> {
-    const wanted = pubkeys.filter((p) => this.subscribers.has(p));
+    const wanted = this.ctx.config.databaseUrl ? pubkeys : pubkeys.filter((p) => this.subscribers.has(p));
     if (!wanted.length) return [];
     const rows = await inChunks(wanted, (chunk, marks) =>
       this.ctx.db.all<{ endpoint: string; pubkey: string; p256dh: string; auth: string; types: string }>(
@@ -173,7 +169,7 @@ export class PushService {
     const rows = await this.ctx.db.all<{ pubkey: string; content: string }>('SELECT pubkey, content FROM notifications WHERE source_id = ?', [ev.id]);
     const out: Delivery[] = [];
     for (const row of rows) {
-      if (!this.subscribers.has(row.pubkey)) continue;
+      if (!this.ctx.config.databaseUrl && !this.subscribers.has(row.pubkey)) continue;
       let notification: Record<string, unknown>;
       try {
         notification = JSON.parse(row.content) as Record<string, unknown>;
