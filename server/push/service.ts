@@ -102,7 +102,6 @@ export class PushService {
     await this.draining;
   }
 
-
   /** Resolves once every queued event has been handled (tests wait on it instead of sleeping). */
   async idle(): Promise<void> {
     while (this.draining) await this.draining;
@@ -126,6 +125,7 @@ export class PushService {
     }
     if (this.queue.length >= MAX_QUEUED_EVENTS) {
       this.stats.dropped++;
+      this.log(`push: a sor megtelt (${MAX_QUEUED_EVENTS} esemény), ${ev.id} kimarad`);
       return;
     }
     this.queue.push(ev);

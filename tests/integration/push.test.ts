@@ -8,13 +8,21 @@
 import { nip04, nip19 } from 'nostr-tools';
 import type { VerifiedEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushServiceOf } from '../../server/push/service.ts';
+import { MAX_QUEUED_EVENTS, pushServiceOf } from '../../server/push/service.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import type { CacheClient } from './cache-client.ts';
 import { person, sign, type Person } from './people.ts';
 import { BrowserKeys, startPushEndpoint, vapidClaims, type PushEndpoint } from '../support/push-endpoint.ts';
 
 const DM_TEXT = 'titkos szöveg: a széf kódja 4242';
+
+async function until(pred: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 describe.each(['sqlite', 'postgres'] as const)('web push (%s)', (store) => {
   let srv: CacheTestServer;
@@ -168,5 +176,24 @@ describe.each(['sqlite', 'postgres'] as const)('web push (%s)', (store) => {
     const start = endpoint.received.length;
     await load(sign(bob, 4, srv.ctx.now(), await nip04.encrypt(bob.sk, alice.pk, 'hahó'), [['p', alice.pk]]));
     expect(arrivedSince(start)).toEqual([]);
+  });
+
+  it('never holds up an import: a stuck push service fills the bounded queue, the rest is dropped and counted', async () => {
+    const { alice, bob } = srv.net;
+    const service = pushServiceOf(srv.ctx)!;
+    expect(await subscribe(alice, '/hold/stuck', ['dm'])).toEqual([]);
+    const droppedBefore = service.stats.dropped;
+    const dms = Array.from({ length: MAX_QUEUED_EVENTS + 10 }, (_, i) => sign(bob, 4, srv.ctx.now() - i, `x${i}?iv=AAAAAAAAAAAAAAAAAAAAAA==`, [['p', alice.pk]]));
+    // Resolves while the push service has not answered a single post.
+    const results = await srv.ctx.importer.importEvents(dms);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(service.stats.dropped - droppedBefore).toBe(10);
+    await until(() => endpoint.received.some((r) => r.path === '/hold/stuck'));
+    expect(endpoint.received.filter((r) => r.path === '/hold/stuck')).toHaveLength(1);
+    // The service comes back saying the subscription is gone: the rest of the queue finds no one to send to.
+    endpoint.release(410);
+    await service.idle();
+    expect(endpoint.received.filter((r) => r.path === '/hold/stuck')).toHaveLength(1);
+    expect(await rows()).toEqual([]);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * A push service of our own for the tests: an HTTP server on a free loopback port that keeps every
- * POST, answers 201 (or 410 under /gone/, as a push service does for an expired subscription), and
+ * POST, answers 201 (or 410 under /gone/, as a push service does for an expired subscription; under
+ * /hold/ not at all until released, as a stuck push service), and
  * the browser's side of RFC 8291: a subscription key pair and auth secret, and the aes128gcm
  * decryption of what arrives, so a test reads exactly what a browser would.
  */
 import { createECDH, createDecipheriv, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -17,17 +18,22 @@ export interface Received {
 export interface PushEndpoint {
   origin: string;
   received: Received[];
+  /** Answers the held requests (and later ones under /hold/) with `status`. */
+  release(status: number): void;
   close(): Promise<void>;
 }
 
 export async function startPushEndpoint(): Promise<PushEndpoint> {
   const received: Received[] = [];
+  const held: ServerResponse[] = [];
+  let holdStatus = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(req.url?.startsWith('/gone/') ? 410 : 201).end();
+      if (req.url?.startsWith('/hold/') && !holdStatus) held.push(res);
+      else res.writeHead(req.url?.startsWith('/hold/') ? holdStatus : req.url?.startsWith('/gone/') ? 410 : 201).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,6 +41,10 @@ export async function startPushEndpoint(): Promise<PushEndpoint> {
   return {
     origin: `http://127.0.0.1:${port}`,
     received,
+    release(status) {
+      holdStatus = status;
+      for (const res of held.splice(0)) res.writeHead(status).end();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
