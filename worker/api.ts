@@ -254,6 +254,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     releaser,
     touch,
     log: (line) => log.add(line.level, 'dms', line.message, line),
+    relaySocketFactory: options.relaySocketFactory,
     throttleMs: options.feedThrottleMs,
   });
 

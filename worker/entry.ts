@@ -84,6 +84,8 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     sendDm: worker.sendDm,
     retryDm: worker.retryDm,
     markAllDmsRead: worker.markAllDmsRead,
+    getInboxRelays: worker.getInboxRelays,
+    publishInboxRelays: worker.publishInboxRelays,
     closeDms: worker.closeDms,
     openProfile: worker.openProfile,
     setProfileKey: worker.setProfileKey,

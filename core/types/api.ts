@@ -154,6 +154,10 @@ export interface StruccApi {
   /** Sends a failed message (DmSnapshot.outbox) again. */
   retryDm?(handle: number, id: number): Promise<void>;
   markAllDmsRead?(): Promise<ActionResult>;
+  /** Someone's NIP-17 inbox relays (kind 10050; the settings page asks for the user's); empty when none is published. */
+  getInboxRelays?(pubkey: string): Promise<string[]>;
+  /** Publishes the user's kind-10050 list; private messages are read from these relays from then on. */
+  publishInboxRelays?(relays: string[]): Promise<PublishResult>;
   closeDms?(handle: number): Promise<void>;
 
   /** A profile page; setProfileKey switches it to another user (resets profile, stats and sidebars). */
@@ -218,7 +222,7 @@ export interface LogEntry {
   params?: Record<string, string | number>;
 }
 
-export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish' | 'dmDecryptFailed';
+export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish' | 'dmDecryptFailed' | 'dmUnwrapFailed';
 
 /** One log line as the worker makes it. */
 export interface LogLine {
