@@ -62,6 +62,8 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     accountAction: worker.accountAction,
     settingsAction: worker.settingsAction,
     signEvent: worker.signEvent,
+    pushSubscribe: worker.pushSubscribe,
+    pushUnsubscribe: worker.pushUnsubscribe,
     watchNotificationCount: worker.watchNotificationCount,
     unwatchNotificationCount: worker.unwatchNotificationCount,
     markNotificationsSeen: worker.markNotificationsSeen,

@@ -13,7 +13,7 @@ import type {
 } from './network.ts';
 import type { ExchangeRate, PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapEndpointInfo, ZapRequestInput, ZapResult } from './wallet.ts';
 import type { EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
-import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, SettingsAction, SignerBridge } from './account.ts';
+import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, PushSubscriptionInfo, PushType, SettingsAction, SignerBridge } from './account.ts';
 import type {
   DmRelation,
   DmSnapshot,
@@ -118,6 +118,10 @@ export interface StruccApi {
   settingsAction?(action: SettingsAction): Promise<ActionResult>;
   /** Signs with the account's key or extension; rejects with a §8 code. */
   signEvent?(event: UnsignedEvent): Promise<NostrEvent>;
+  /** Web Push: this browser's subscription for the signed-in user, with the kinds of news (push_subscribe, signed). */
+  pushSubscribe?(subscription: PushSubscriptionInfo, types: PushType[]): Promise<ActionResult>;
+  /** Stops the pushes to one browser (push_unsubscribe, signed): turned off in settings, or before a logout. */
+  pushUnsubscribe?(endpoint: string): Promise<ActionResult>;
 
   /** The unread notification count (subscribed only while signed in and active); unwatch with unwatchNotificationCount. */
   watchNotificationCount?(tabId: string, cb: (s: NotificationCountSnapshot) => void): Promise<number>;

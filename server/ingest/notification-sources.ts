@@ -40,7 +40,7 @@ const MAX_CHAIN = 15;
 /** A first contact list can name thousands; only this many new followees hear of it. */
 const MAX_NEW_FOLLOWS = 1000;
 /** Kinds whose text can mention people and posts. */
-const MENTIONING_KINDS = new Set([1, 20, 1111, 30023]);
+export const MENTIONING_KINDS: ReadonlySet<number> = new Set([1, 20, 1111, 30023]);
 
 type Who = { key: string; value: string };
 
