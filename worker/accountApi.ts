@@ -3,16 +3,33 @@
  * same AccountService; a tab's watchers and signer bridge go away with the tab.
  */
 import { AccountService, type AccountServiceOptions } from './account.ts';
-import type { AccountApi as AccountServiceApi, SettingsApi } from '../core/types.ts';
+import { AccountError } from '../core/keys.ts';
+import type { AccountApi as AccountServiceApi, ActionResult, PushApi, SettingsApi } from '../core/types.ts';
 
-/** The account and settings services of the API. */
-export type AccountApi = AccountServiceApi & SettingsApi;
+/** The account, settings and push services of the API. */
+export type AccountApi = AccountServiceApi & SettingsApi & PushApi;
 
 export interface AccountApiOptions extends AccountServiceOptions {
   /** Releases a tab's Comlink callback proxy. */
   releaser: (cb: object) => () => void;
   /** Marks the tab as alive. */
   touch: (tabId: string) => void;
+}
+
+/** A signed push request (the server acts on the signer only); a refusal comes back as its NOTICE. */
+async function signedPushRequest(service: AccountService, options: AccountApiOptions, op: string, body: Record<string, unknown>): Promise<ActionResult> {
+  let event;
+  try {
+    event = await service.signer.signRequest(op, body);
+  } catch (err) {
+    return { ok: false, code: err instanceof AccountError ? err.code : 'event_not_signed' };
+  }
+  try {
+    const reply = await options.request(op, { event_from_user: event });
+    return reply.notice ? { ok: false, code: 'push-refused', message: reply.notice } : { ok: true };
+  } catch {
+    return { ok: false, code: 'push-unreachable' };
+  }
 }
 
 export function createAccountApi(options: AccountApiOptions): { service: AccountService; api: AccountApi } {
@@ -50,6 +67,8 @@ export function createAccountApi(options: AccountApiOptions): { service: Account
     accountAction: (action) => service.act(action),
     settingsAction: (action) => service.settingsAction(action),
     signEvent: (event) => service.signer.sign(event),
+    pushSubscribe: (subscription, types) => signedPushRequest(service, options, 'push_subscribe', { ...subscription, types }),
+    pushUnsubscribe: (endpoint) => signedPushRequest(service, options, 'push_unsubscribe', { endpoint }),
   };
   return { service, api };
 }

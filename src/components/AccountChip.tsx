@@ -11,6 +11,7 @@ import { displayName, emptyProfile, parseProfile } from '../../core/profile';
 import type { AccountSnapshot, ActionResult, NostrEvent, Profile } from '../../core/types';
 import { Avatar } from './Avatar';
 import { openLogin, openOverlay } from '../lib/overlays';
+import { stopPushBeforeLogout } from '../lib/push';
 import '../styles/account.css';
 
 /** States in which the worker is still finding out who is signed in, or is signing in right now. */
@@ -95,7 +96,10 @@ export function AccountChip({ compact = false }: { compact?: boolean }) {
         <button
           type="button"
           className="account-logout"
-          onClick={() => run((api) => api.logout())}
+          onClick={() => run(async (api) => {
+            await stopPushBeforeLogout({ sign: login.state === 'signedIn' });
+            return api.logout();
+          })}
           disabled={working}
           aria-label={t('account.logout')}
           title={t('account.logout')}
