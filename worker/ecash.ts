@@ -11,7 +11,7 @@ import type { AccountService } from './account.ts';
 import { defaultEcashStore, emptyEcash, Sealer, type EcashData, type EcashStore } from './ecashStore.ts';
 import { decodeAnyToken, EcashWallet, normalizeMintUrl } from './ecashWallet.ts';
 import { tokenAmount } from './ecashToken.ts';
-import { notify } from './util/notify.ts';
+import { Watchers } from './instances.ts';
 import { httpOrigin } from './nip05.ts';
 import type { EcashResult, EcashSnapshot, PaymentResult, TokenSummary } from '../core/types.ts';
 
@@ -36,8 +36,7 @@ export class EcashService {
   private queue: Promise<unknown> = Promise.resolve();
   private wallet: EcashWallet;
   private readonly store: EcashStore;
-  private readonly watchers = new Map<number, { tabId: string; cb: (s: EcashSnapshot) => unknown; release: () => void }>();
-  private nextHandle = 1;
+  private readonly watchers = new Watchers<EcashSnapshot>();
   private demoMint: Promise<string | null> | undefined;
 
   constructor(private readonly options: EcashServiceOptions) {
@@ -114,24 +113,19 @@ export class EcashService {
   }
 
   private emit(): void {
-    const s = this.snapshot();
-    for (const w of this.watchers.values()) notify(w.cb, s);
+    this.watchers.emit(this.snapshot(), () => false);
   }
 
   watch(tabId: string, cb: (s: EcashSnapshot) => unknown, release: () => void): number {
-    const handle = this.nextHandle++;
-    this.watchers.set(handle, { tabId, cb, release });
-    notify(cb, this.snapshot());
-    return handle;
+    return this.watchers.add(tabId, cb, release, this.snapshot());
   }
 
   unwatch(handle: number): void {
-    this.watchers.get(handle)?.release();
-    this.watchers.delete(handle);
+    this.watchers.remove(handle);
   }
 
   closeTab(tabId: string): void {
-    for (const [handle, w] of [...this.watchers]) if (w.tabId === tabId) this.unwatch(handle);
+    this.watchers.closeTab(tabId);
   }
 
   /** Runs one operation after the ones before it, once the wallet is open. */
@@ -303,6 +297,6 @@ export class EcashService {
   }
 
   dispose(): void {
-    for (const h of [...this.watchers.keys()]) this.unwatch(h);
+    this.watchers.dispose();
   }
 }
