@@ -7,14 +7,14 @@ import { cacheSocketMachine, socketStateOf, type CacheSocketSnapshot } from '../
 import { keyStateOf } from '../machines/login.ts';
 import type { CacheObject, CacheReply, ClientConfig, RelayInfo, SocketSnapshot, StruccApi } from '../core/types.ts';
 import { CacheClient } from './cache.ts';
-import { FeedRegistry } from './feeds.ts';
+import { FeedRegistry } from './feedRegistry.ts';
 import { notify } from './util/notify.ts';
 import { TabHandles } from './util/tabHandles.ts';
 import { Watchers } from './instances.ts';
 import { releaser } from './release.ts';
 import { defaultFeedCache, type FeedCache } from './feedCache.ts';
 import { relayListLoader } from './relayListLoader.ts';
-import { createFeedApi } from './feedApi.ts';
+import { createFeedApi } from './feedService.ts';
 import { Nip05Verifier, type Fetcher } from './nip05.ts';
 import { webSocketActor } from './socketActor.ts';
 import { createNetwork } from './network.ts';

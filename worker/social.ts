@@ -11,7 +11,7 @@ import { PrivateInbox } from './dmsPrivate.ts';
 import { RelayService, type WebSocketFactory } from './relays.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
-import { ProfileService } from './profiles.ts';
+import { ProfileService } from './profilePages.ts';
 import { ThreadService } from './threads.ts';
 import type { DmsApi, LogLine, NotificationsApi, ProfilesApi, PublishResult, ThreadsApi, UnsignedEvent } from '../core/types.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CachedFeedView, FeedCache, MemoryCacheDb, type CacheDb } from '../../worker/feedCache.ts';
-import { FeedRegistry } from '../../worker/feeds.ts';
+import { FeedRegistry } from '../../worker/feedRegistry.ts';
 import { Throttle } from '../../worker/util/throttle.ts';
 import type { CacheReply, FeedNote, FeedSnapshot, Profile } from '../../core/types.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fetchFeedPage } from '../../worker/feeds.ts';
+import { fetchFeedPage } from '../../worker/feedRegistry.ts';
 import { Throttle } from '../../worker/util/throttle.ts';
 import type { CacheRequest } from '../../worker/util/cacheRequest.ts';
 import type { CacheReply } from '../../core/types.ts';

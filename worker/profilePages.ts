@@ -1,5 +1,5 @@
 /**
- * Runs machines/profile.ts in the worker: each part of a profile page is one cache request
+ * Runs machines/profilePage.ts in the worker: each part of a profile page is one cache request
  * (protocol S §3.3, §3.1 profile feeds, §3.2 zaps), turned into what ProfileSnapshot shows.
  */
 import { createActor, fromPromise, type Actor } from 'xstate';
@@ -11,9 +11,9 @@ import {
   SIDEBAR_READS_LIMIT,
   type ProfileLoad,
   type ProfileLoadInput,
-} from '../machines/profile.ts';
+} from '../machines/profilePage.ts';
 import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
-import { fetchFeedPage } from './feeds.ts';
+import { fetchFeedPage } from './feedRegistry.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry } from './instances.ts';
 import { emptyProfile } from '../core/profile.ts';

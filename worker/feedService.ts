@@ -2,7 +2,7 @@
  * The feed part of the tabs' API: the home feed list and the live feeds a tab opens, pages and switches.
  */
 import type { CacheReply, FeedDefinition, FeedSnapshot, FeedsApi } from '../core/types.ts';
-import type { FeedRegistry } from './feeds.ts';
+import type { FeedRegistry } from './feedRegistry.ts';
 import type { FeedCache } from './feedCache.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from '../core/feedList.ts';
 
