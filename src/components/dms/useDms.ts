@@ -4,7 +4,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DmRelation, DmSnapshot, PublishResult } from '../../../core/types';
-import { Comlink, connect, tabId, type Api } from '../../worker-client';
+import { connect, tabId, type Api } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 
 export interface DmControls {
   snapshot: DmSnapshot | null;
@@ -20,33 +21,28 @@ export interface DmControls {
 }
 
 export function useDms(pubkey: string): DmControls {
-  const [snapshot, setSnapshot] = useState<DmSnapshot | null>(null);
   const [failed, setFailed] = useState(false);
-  const handle = useRef<number | null>(null);
   const ready = useRef<Promise<number | null>>(Promise.resolve(null));
+  const settle = useRef<(h: number | null) => void>(() => undefined);
 
+  // Declared before the watch, so each page's promise exists before the page opens.
   useEffect(() => {
-    let live = true;
-    setSnapshot(null);
     setFailed(false);
-    ready.current = connect()
-      .then((api) => api.openDms(tabId, Comlink.proxy((s: DmSnapshot) => void (live && setSnapshot(s)))))
-      .then((h) => {
-        if (live) handle.current = h;
-        else void connect().then((api) => api.closeDms(h));
-        return live ? h : null;
-      })
-      .catch(() => {
-        if (live) setFailed(true);
-        return null;
-      });
-    return () => {
-      live = false;
-      const h = handle.current;
-      handle.current = null;
-      if (h !== null) void connect().then((api) => api.closeDms(h));
-    };
+    ready.current = new Promise((resolve) => (settle.current = resolve));
+    return () => settle.current(null);
   }, [pubkey]);
+  const snapshot = useWorkerWatch<DmSnapshot>(
+    (api, cb) => api.openDms(tabId, cb),
+    (api, h) => api.closeDms(h),
+    [pubkey],
+    {
+      onHandle: (h) => h !== null && settle.current(h),
+      onError: () => {
+        setFailed(true);
+        settle.current(null);
+      },
+    },
+  );
 
   // Calls made before the page opened wait for it, so a conversation chosen from the URL is not lost.
   const withPage = useCallback(<T,>(fn: (api: Api, h: number) => Promise<T>, fallback: T): Promise<T> => {
