@@ -12,7 +12,7 @@ import type {
   UnsignedEvent,
 } from './network.ts';
 import type { ExchangeRate, PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapEndpointInfo, ZapRequestInput, ZapResult } from './wallet.ts';
-import type { EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
+import type { AmountPreference, EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
 import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, PushSubscriptionInfo, PushType, SettingsAction, SignerBridge } from './account.ts';
 import type {
   DmRelation,
@@ -237,7 +237,7 @@ export interface EcashApi {
   ecashReceive(token: string): Promise<EcashResult<{ amount: number; mint: string }>>;
   ecashRetry(failedId: string): Promise<EcashResult<{ amount: number; mint: string }>>;
   ecashDismissFailed(failedId: string): Promise<void>;
-  ecashSend(mint: string, amount: number, memo?: string): Promise<EcashResult<{ token: string; amount: number }>>;
+  ecashSend(mint: string, amount: number, memo?: string, preferences?: AmountPreference[]): Promise<EcashResult<{ token: string; amount: number }>>;
   ecashMintQuote(mint: string, amount: number): Promise<EcashResult<{ quote: string; request: string }>>;
   /** Pays the mint quote's invoice with the active NWC connection, then claims the ecash. */
   ecashMintWithNwc(mint: string, amount: number): Promise<EcashResult<{ amount: number }>>;
