@@ -20,6 +20,7 @@ import { createSocial, type Social } from './social.ts';
 import { createReactions } from './reactions.ts';
 import { WalletService } from './wallet.ts';
 import { createDiscover } from './discover.ts';
+import { createMembershipApi } from './membership.ts';
 import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
 import type { Signer } from './publish.ts';
@@ -291,6 +292,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     ...social.api,
     ...reactions,
     ...createDiscover({ request }),
+    ...createMembershipApi({ request, account: account.service }),
     ...createFeedApi({ feeds, request, feedCache, guest, touch, releaser }),
     account: account.service,
 

@@ -6,6 +6,7 @@ import { decode } from 'nostr-tools/nip19';
 import type { CacheObject, FeedNote, NostrEvent, NoteActions, NoteStats, Profile, TopZap } from './types.ts';
 import { emptyProfile, parseProfile } from './profile.ts';
 import { topZaps, zapFromInfo, zapFromReceipt } from './zaps.ts';
+import { attachLooks, membershipLooks } from './membershipLooks.ts';
 
 export const K = {
   METADATA: 0,
@@ -109,6 +110,7 @@ class BundleIndex {
     for (const o of objects) this.add(o);
     for (const [pk, n] of this.followers) if (this.profiles[pk]) this.profiles[pk].followers = n;
     for (const [pk, list] of this.mediaServers) if (this.profiles[pk]) this.profiles[pk].mediaServers = list.servers;
+    attachLooks(Object.values(this.profiles), membershipLooks(objects));
   }
 
   private addEvent(e: NostrEvent, topLevel: boolean): void {

@@ -5,6 +5,7 @@
  */
 import { isNostrEvent, K, parseBundle } from './bundle.ts';
 import { emptyProfile, parseProfile } from './profile.ts';
+import { attachLooks, membershipLooks } from './membershipLooks.ts';
 import type { CacheObject, CacheReply, NostrEvent, Profile, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from './types.ts';
 import { zapFromInfo, zapFromReceipt } from './zaps.ts';
 
@@ -25,6 +26,7 @@ function profilesOf(objects: CacheObject[]): Record<string, Profile> {
     if (!isNostrEvent(o) || o.kind !== K.METADATA) continue;
     if (!out[o.pubkey] || out[o.pubkey].created_at < o.created_at) out[o.pubkey] = parseProfile(o);
   }
+  attachLooks(Object.values(out), membershipLooks(objects));
   return out;
 }
 

@@ -177,6 +177,11 @@ export interface StruccApi {
   /** Adds the demo network's wallet of the signed-in account (server wallet nwc_connect). */
   connectDemoWallet?(name: string): Promise<ActionResult>;
 
+  /** A signed membership command (membership_status, _purchase_product, _change_name, media, recovery...), params inside the signed content. */
+  membershipRequest?(command: string, params?: Record<string, unknown>): Promise<CacheReply>;
+  /** Asks the server for the tier again (after a purchase or rename); every tab's account snapshot follows. */
+  refreshMembership?(): Promise<void>;
+
   /** One page (20) of the reactions modal's tab, from offset. */
   loadReactions?(eventId: string, tab: ReactionTab, offset: number): Promise<ReactionPage>;
   /** Counts the modal cannot take from the note's stats: likes among the reactions, quotes. */
