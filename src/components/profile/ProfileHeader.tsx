@@ -13,6 +13,7 @@ import { FollowButton } from '../actions/FollowButton';
 import { Link } from 'wouter';
 import { useAccount } from '../../lib/account';
 import { formatJoinDate, websiteHref } from './format';
+import { MemberBadge } from '../MemberBadge';
 
 const AVATAR_SIZE = 116;
 
@@ -128,6 +129,7 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
           <h1 id="profile-name" className="profile-name">
             {name}
           </h1>
+          <MemberBadge profile={profile} />
           {verified && (
             <span className="profile-verified" title={t('verified', { nip05: profile.nip05 })}>
               <VerifiedIcon size={20} />
