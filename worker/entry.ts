@@ -98,6 +98,8 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     payInvoice: worker.payInvoice,
     zap: worker.zap,
     connectDemoWallet: worker.connectDemoWallet,
+    membershipRequest: worker.membershipRequest,
+    refreshMembership: worker.refreshMembership,
     loadReactions: worker.loadReactions,
     reactionCounts: worker.reactionCounts,
     explorePeople: worker.explorePeople,
