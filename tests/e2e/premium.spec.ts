@@ -114,7 +114,7 @@ test('a legend’s glow and badge show on their note cards and profile, for anot
   const { context, page } = await signIn(browser, `/p/${npubEncode(demoUser(2).pubkey)}`);
   const header = page.locator('.profile-header');
   await expect(header.getByTestId('legend-badge')).toHaveAttribute('data-style', 'GOLD');
-  const card = page.locator('article.note').first();
+  const card = page.locator('article.note').filter({ has: page.locator(`.note-author a[href="/p/${npubEncode(demoUser(2).pubkey)}"]`) }).first();
   await expect(card.getByTestId('legend-badge')).toHaveText('Legenda');
   await expect(card.locator('.avatar.legend-glow.legend-GOLD')).toBeVisible();
   await context.close();
@@ -145,5 +145,35 @@ test('a premium member deletes a stored file and restores an earlier follow list
   await expect(page.getByText('A követőlista visszaállítva.')).toBeVisible();
   const published = await latestEvent(member.pubkey, 3, since);
   expect(published.tags.filter((t) => t[0] === 'p')).toHaveLength(follows);
+  await context.close();
+});
+
+test('a legend changes their look on /premium/legend and others see it; support quotes a legend donation from 100,000 Ft', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const legend = demoUser(4);
+  const { context, page } = await signIn(browser, '/premium/legend', nsecEncode(legend.secretKey));
+  await expect(page.getByRole('heading', { name: 'Legenda megjelenésed' })).toBeVisible();
+  await page.getByRole('radio', { name: 'Kékeszöld' }).check();
+  await page.getByLabel('Egyedi jelvény a nevem mellett').check();
+  await page.getByRole('button', { name: 'Mentés' }).click();
+  await expect(page.getByText('A legenda megjelenésed elmentve.')).toBeVisible();
+
+  const viewer = await signIn(browser, `/p/${npubEncode(legend.pubkey)}`);
+  // The legend's own notes (the profile feed also holds their reposts of others).
+  const card = viewer.page.locator('article.note').filter({ has: viewer.page.locator(`.note-author a[href="/p/${npubEncode(legend.pubkey)}"]`) }).first();
+  await expect(card.locator('.avatar.legend-glow.legend-TEAL')).toBeVisible();
+  await expect(card.getByTestId('legend-badge')).toHaveAttribute('data-style', 'TEAL');
+  await viewer.context.close();
+
+  await page.goto(`${process.env.STRUCC_URL}/premium/support`);
+  const amount = page.getByLabel('Támogatás összege (Ft)');
+  await amount.fill('50000');
+  await expect(page.getByText('Legenda tagsághoz legalább 100 000 Ft szükséges.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Támogatás és legendává válás' })).toBeDisabled();
+  await amount.fill('100000');
+  await expect(page.getByText('Ezzel az összeggel legenda leszel.')).toBeVisible();
+  await page.getByRole('button', { name: 'Támogatás és legendává válás' }).click();
+  await expect(page.getByRole('img', { name: 'Lightning számla QR-kódja' })).toBeVisible();
+  await expect(page.getByTestId('premium-invoice')).toHaveText(/^lnbc/);
   await context.close();
 });

@@ -46,7 +46,7 @@ export default function SupportStep({ pubkey, status }: { pubkey: string; status
           <label htmlFor={id} className="form-label">
             {t('support.amountLabel')}
           </label>
-          <input id={id} className="form-input" type="number" inputMode="numeric" min={1} step={1000} value={huf} onChange={(e) => setHuf(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+          <input id={id} className="form-input" type="number" inputMode="numeric" min={1} step={1} value={huf} onChange={(e) => setHuf(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
           <p className="premium-muted" role="status">
             {rates === null
               ? t('plan.ratesLoading')

@@ -13,7 +13,7 @@ import { FollowButton } from '../actions/FollowButton';
 import { Link } from 'wouter';
 import { useAccount } from '../../lib/account';
 import { formatJoinDate, websiteHref } from './format';
-import { MemberBadge } from '../MemberBadge';
+import { legendClass, MemberBadge } from '../MemberBadge';
 
 const AVATAR_SIZE = 116;
 
@@ -21,9 +21,10 @@ function BigAvatar({ profile, name }: { profile: Profile; name: string }) {
   const [failed, setFailed] = useState<string | null>(null);
   const picture = profile.picture.trim();
   if (!picture || failed === picture) return <Avatar profile={profile} name={name} size={AVATAR_SIZE} />;
+  const m = profile.membership;
   return (
     <img
-      className="avatar"
+      className={m?.tier === 'premium-legend' && m.glow ? `avatar legend-glow ${legendClass(profile)}` : 'avatar'}
       src={mediaUrl(picture, 'm')}
       alt=""
       width={AVATAR_SIZE}
