@@ -6,7 +6,7 @@
  */
 import { cpus } from 'node:os';
 import { webcrypto } from 'node:crypto';
-import { PBKDF2_ITERATIONS } from '../worker/pin.ts';
+import { PBKDF2_ITERATIONS } from '../core/pin.ts';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 
@@ -37,7 +37,7 @@ console.log(`## ${stamp} — PBKDF2 cost of the PIN (bench/pbkdf2.ts)
 | measure | value |
 |---|---|
 | machine | ${cpus().length} cores (${cpus()[0]?.model.trim() ?? '?'}), Node ${process.version} |
-| PBKDF2-HMAC-SHA-256 iterations (worker/pin.ts PBKDF2_ITERATIONS) | ${PBKDF2_ITERATIONS.toLocaleString('en')} |
+| PBKDF2-HMAC-SHA-256 iterations (core/pin.ts PBKDF2_ITERATIONS) | ${PBKDF2_ITERATIONS.toLocaleString('en')} |
 | one derivation, ms (median of ${RUNS}) | ${ms.toFixed(1)} |
 | fastest / slowest, ms | ${Math.min(...times).toFixed(1)} / ${Math.max(...times).toFixed(1)} |
 | guesses per second, one core, same code | ${perSecond.toFixed(1)} |

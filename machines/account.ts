@@ -5,8 +5,8 @@
  * two contact lists built from the same base.
  */
 import { assign, emit, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import { PREMIUM_REMINDER_INTERVAL_MS } from '../worker/config.ts';
-import type { AccountAction, AccountRecord, ActionResult, MembershipTier, NostrEvent, RelayFlags } from '../worker/types.ts';
+import { PREMIUM_REMINDER_INTERVAL_MS } from '../core/config.ts';
+import type { AccountAction, AccountRecord, ActionResult, MembershipTier, NostrEvent, RelayFlags } from '../core/types.ts';
 import type { KeyState } from './login.ts';
 import {
   applyList,

@@ -2,8 +2,8 @@
  * The account's lists as pure data (spec §3 Account state, §4 Follow/Mute/Like): defaults,
  * the newer-list-wins rule, and the next list event each change would publish.
  */
-import { EMOJI_HISTORY_MAX, MIN_CONTACTS_TO_PUBLISH } from '../worker/config.ts';
-import type { AccountAction, AccountRecord, EmojiUse, MuteListEntry, NostrEvent, RelayFlags } from '../worker/types.ts';
+import { EMOJI_HISTORY_MAX, MIN_CONTACTS_TO_PUBLISH } from '../core/config.ts';
+import type { AccountAction, AccountRecord, EmojiUse, MuteListEntry, NostrEvent, RelayFlags } from '../core/types.ts';
 
 export type ListName = 'contacts' | 'mutes' | 'bookmarks' | 'mutelists' | 'allowlist' | 'relays';
 

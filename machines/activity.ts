@@ -4,8 +4,8 @@
  * happen (`sleep`, `wake`, `proxy`); the worker closes and reopens the sockets.
  */
 import { assign, emit, setup, type SnapshotFrom } from 'xstate';
-import { INACTIVITY_MS, WAKE_UP_MS } from '../worker/config.ts';
-import type { ActivityState } from '../worker/types.ts';
+import { INACTIVITY_MS, WAKE_UP_MS } from '../core/config.ts';
+import type { ActivityState } from '../core/types.ts';
 
 export type ActivityEvent = { type: 'ACTIVITY'; tabId: string } | { type: 'SET_PROXY'; on: boolean };
 

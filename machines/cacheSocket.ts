@@ -4,9 +4,9 @@
  * handshake, queue and retry. Incoming frames leave as emitted `messages` events.
  */
 import { assign, emit, enqueueActions, fromCallback, raise, sendTo, setup, type SnapshotFrom } from 'xstate';
-import { encodeHandshake, handshakeSubid, type ServerMessage } from '../worker/protocol.ts';
-import { RECONNECT_DELAY_MS, RESET_DELAY_MS, SEND_RETRY_MS } from '../worker/config.ts';
-import type { SocketState } from '../worker/types.ts';
+import { encodeHandshake, handshakeSubid, type ServerMessage } from '../core/protocol.ts';
+import { RECONNECT_DELAY_MS, RESET_DELAY_MS, SEND_RETRY_MS } from '../core/config.ts';
+import type { SocketState } from '../core/types.ts';
 
 /** What the machine tells the socket actor. */
 export type SocketCommand = { type: 'SOCKET.SEND'; data: string };
@@ -201,7 +201,7 @@ export const cacheSocketMachine = setup({
 
 export type CacheSocketSnapshot = SnapshotFrom<typeof cacheSocketMachine>;
 
-/** The connection region as the flat state name of worker/types.ts SocketState. */
+/** The connection region as the flat state name of core/types.ts SocketState. */
 export function socketStateOf(snapshot: CacheSocketSnapshot): SocketState {
   if (snapshot.matches({ connection: { online: 'connected' } })) return 'connected';
   if (snapshot.matches({ connection: { online: 'handshaking' } })) return 'handshaking';

@@ -5,7 +5,7 @@
  * decryption, signing and publishing are actors the worker provides.
  */
 import { assign, emit, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import type { DirectMessage, DmContact, DmOutgoing, DmRelation, FeedStatus, PublishResult } from '../worker/types.ts';
+import type { DirectMessage, DmContact, DmOutgoing, DmRelation, FeedStatus, PublishResult } from '../core/types.ts';
 
 /** Spec §9: a DM page is 20 messages. */
 export const DM_PAGE_SIZE = 20;

@@ -4,8 +4,9 @@
  * worker provides (mega_feed_directive over the cache socket).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { FeedNote, FeedStatus } from '../worker/types.ts';
-import { FEED_PAGE_SIZE, FEED_POLL_INTERVAL_MS, FEED_POLL_LIMIT, PENDING_CAP } from '../worker/config.ts';
+import type { FeedNote, FeedStatus } from '../core/types.ts';
+import { feedTime } from '../core/bundle.ts';
+import { FEED_PAGE_SIZE, FEED_POLL_INTERVAL_MS, FEED_POLL_LIMIT, PENDING_CAP } from '../core/config.ts';
 
 export interface FetchPageInput {
   spec: string;
@@ -51,10 +52,6 @@ export type FeedEvent =
 const missingFetch = fromPromise<FeedPage, FetchPageInput>(async () => {
   throw new Error('feed: the fetchPage actor must be provided with machine.provide()');
 });
-
-function feedTime(n: FeedNote): number {
-  return n.repostedAt ?? n.event.created_at;
-}
 
 /** The `since` of a poll: the newest item the tab has, shown or pending. */
 export function newestTime(ctx: Pick<FeedContext, 'notes' | 'pending'>): number | undefined {

@@ -4,9 +4,9 @@
  * enters this machine's context, because snapshots travel to every tab.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { EXTENSION_RETRIES, EXTENSION_RETRY_MS } from '../worker/config.ts';
-import { pinProblem } from '../worker/pin.ts';
-import { EXTENSION_NOT_FOUND } from '../worker/keys.ts';
+import { EXTENSION_RETRIES, EXTENSION_RETRY_MS } from '../core/config.ts';
+import { pinProblem } from '../core/pin.ts';
+import { EXTENSION_NOT_FOUND } from '../core/keys.ts';
 
 /** What is stored, without the secret: enough to choose the path at boot. */
 export interface StoredLoginInfo {

@@ -5,7 +5,7 @@
  * Pure: the subscription, the requests and the storage are actors the worker provides.
  */
 import { assign, emit, fromCallback, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { FeedNote, FeedStatus, MobileRelease, NotificationItem, NotificationTypeGroup, Profile } from '../worker/types.ts';
+import type { FeedNote, FeedStatus, MobileRelease, NotificationItem, NotificationTypeGroup, Profile } from '../core/types.ts';
 
 /** Spec §9: notifications 100 newest and 20 older. */
 export const NOTIFICATIONS_FIRST_PAGE = 100;

@@ -6,7 +6,7 @@
  * through the `load` actor the worker provides.
  */
 import { assign, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { FeedNote, Profile, ProfileHistoryEntry, ProfileLists, ProfileLoadingFlag, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../worker/types.ts';
+import type { FeedNote, Profile, ProfileHistoryEntry, ProfileLists, ProfileLoadingFlag, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
 
 /** Spec §9: profile history 10; a profile feed page 20; scored content 5; the reads sidebar 2. */
 export const PROFILE_HISTORY_MAX = 10;

@@ -4,8 +4,8 @@
  * the PublishResult the tab turns into a §8 toast.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import { PROXY_PUBLISH_TIMEOUT_MS, PUBLISH_TIMEOUT_MS } from '../worker/config.ts';
-import type { NostrEvent, PublishOutcome, PublishResult, UnsignedEvent } from '../worker/types.ts';
+import { PROXY_PUBLISH_TIMEOUT_MS, PUBLISH_TIMEOUT_MS } from '../core/config.ts';
+import type { NostrEvent, PublishOutcome, PublishResult, UnsignedEvent } from '../core/types.ts';
 
 export const REASON_TIMEOUT = 'timeout';
 export const REASON_FAILED = 'failed';

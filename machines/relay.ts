@@ -9,8 +9,8 @@ import {
   RELAY_ATTEMPT_LIMIT_MESSAGE,
   RELAY_RECONNECT_ATTEMPTS,
   RELAY_RECONNECT_BASE_MS,
-} from '../worker/config.ts';
-import type { NostrEvent, RelayFilter, RelayState } from '../worker/types.ts';
+} from '../core/config.ts';
+import type { NostrEvent, RelayFilter, RelayState } from '../core/types.ts';
 import type { SocketCommand } from './cacheSocket.ts';
 
 /** A frame a relay sends (NIP-01), already parsed by the socket actor. */

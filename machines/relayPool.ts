@@ -4,7 +4,7 @@
  * suspended while any reason holds (proxying through the cache server, or the app asleep).
  */
 import { enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import type { NostrEvent, RelayFilter } from '../worker/types.ts';
+import type { NostrEvent, RelayFilter } from '../core/types.ts';
 import { checkRelayUrl, relayMachine, type RelayActor, type RelayFlags } from './relay.ts';
 
 export type SuspendReason = 'proxy' | 'sleep';

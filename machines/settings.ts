@@ -4,9 +4,8 @@
  * failed parts marked unsaved, retrying later, so a flaky server never loses a change.
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import { SETTINGS_SAVE_RETRY_MS } from '../worker/config.ts';
-import type { AppSettings, FeedDefinition, FeedList, SettingsAction, SettingsValues, ThemeName } from '../worker/types.ts';
-import type { SettingsRecord } from '../worker/storage.ts';
+import { SETTINGS_SAVE_RETRY_MS } from '../core/config.ts';
+import type { AppSettings, FeedDefinition, FeedList, SettingsAction, SettingsRecord, SettingsValues, ThemeName } from '../core/types.ts';
 
 export const THEMES: readonly ThemeName[] = ['sunrise', 'sunset', 'midnight', 'ice'];
 export const SAVE_FAILED = 'Failed to save settings';

@@ -6,7 +6,7 @@
  * Pure: requests are the `fetchThread` and `resolveReposts` actors the worker provides.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import type { FeedNote, Profile, ThreadStatus, ThreadTarget } from '../worker/types.ts';
+import type { FeedNote, Profile, ThreadStatus, ThreadTarget } from '../core/types.ts';
 
 /** Spec §9: a thread page is 100. */
 export const THREAD_LIMIT = 100;

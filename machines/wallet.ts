@@ -5,6 +5,7 @@
  * `publicConnections()` of its context.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import type { PaymentResult, PaymentStatus, PublicConnection } from '../core/types.ts';
 
 export const NWC_PREFIXES = ['nostr+walletconnect://', 'nostrwalletconnect://'];
 /** A wallet that has not answered by then is reported as timed out; the payment may still settle later. */
@@ -22,15 +23,6 @@ export interface WalletConnection {
   id: string;
   name: string;
   uri: string;
-}
-
-/** What a tab may see of a connection: no secret. */
-export interface PublicConnection {
-  id: string;
-  name: string;
-  walletPubkey: string;
-  relays: string[];
-  lud16?: string;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -212,16 +204,6 @@ export interface PaymentInput {
   /** A bolt11 invoice to pay, or a zap whose invoice must first be fetched. */
   invoice?: string;
   zap?: ZapTarget;
-}
-
-export type PaymentStatus = 'paid' | 'failed' | 'timeout';
-
-export interface PaymentResult {
-  status: PaymentStatus;
-  invoice?: string;
-  preimage?: string;
-  /** 'no-wallet', 'no-invoice', or the wallet's / LNURL server's message. */
-  reason?: string;
 }
 
 interface PaymentContext {

@@ -18,8 +18,10 @@ import { attachModeration } from './moderation/hidden.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
 import { closeUploads, handleUploadConnection } from './upload/socket.ts';
 import { handleWalletConnection } from './wallet/socket.ts';
-import { startLightning, stopLightning } from './lightning/index.ts';
-import { startMembership, stopMembership } from './membership/http.ts';
+import { startLightning, startLightningJobs, stopLightning } from './lightning/index.ts';
+import { startMembership, startMembershipJobs, stopMembership } from './membership/http.ts';
+import { startLeadership, singleProcessLeadership, type Leadership } from './cluster/leader.ts';
+import { startLiveBridge, type LiveBridge } from './cluster/live-bridge.ts';
 import { openPostgres } from './store/postgres.ts';
 import { openSqlite } from './store/sqlite.ts';
 
@@ -59,6 +61,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     importer: createImporter({ db, live, now, verifier }),
   };
   attachModeration(ctx);
+  // Several processes may share one PostgreSQL: each hears the others' stored events.
+  const bridge: LiveBridge | null = config.databaseUrl
+    ? await startLiveBridge({ connectionString: config.databaseUrl, live, db, verbose: config.verbose }).catch(async (err: unknown) => {
+        await verifier.close();
+        await db.close();
+        throw err;
+      })
+    : null;
 
   const http = createServer(createHttpHandler(ctx));
   const sockets = new Set<Duplex>();
@@ -118,6 +128,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       });
     });
   } catch (err) {
+    await bridge?.close();
     await verifier.close();
     await db.close();
     throw err;
@@ -127,7 +138,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const url = `http://${hostForUrl}:${port}`;
 
   let expiring = false;
-  const timer = setInterval(() => {
+  const expireLater = () => setInterval(() => {
     if (expiring) return;
     expiring = true;
     expireScores(db, ctx.now())
@@ -138,13 +149,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
         expiring = false;
       });
   }, SCORE_EXPIRY_INTERVAL_MS);
-  timer.unref();
 
   let upstream: Upstream | null = null;
+  let leadership: Leadership | null = null;
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      clearInterval(timer);
+      await leadership?.close();
       // The wallet service is a client of our own relay: it goes before the sockets close under it.
       await stopLightning(ctx);
       supervisor.close();
@@ -161,6 +172,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await verifier.close();
       await closeUploads(ctx);
       await stopMembership(ctx);
+      await bridge?.close();
       await db.close();
     })();
     return closing;
@@ -173,23 +185,36 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
         'Nyilvános demóhoz: DEMO_PUBLIC=1; éles szerveren: DEMO=0.',
     );
   }
-  try {
+  // Seeding, expiry, upstream ingestion, rebroadcasts and the demo wallet service: one process runs them.
+  const leaderJobs = async () => {
     if (config.demo && !demoRefused) {
       if (config.verbose) console.log('Demó hálózat ellenőrzése…');
       // Loaded only when wanted: the demo generator is large and most test servers run without it.
       const { seedDemoIfEmpty } = await import('./demo/seed.ts');
       await seedDemoIfEmpty(ctx);
     }
-  } catch (err) {
-    await close();
-    throw err;
-  }
-  // Anything already past its 24 h window (e.g. after a restart) is taken back at once.
-  await expireScores(db, ctx.now());
-  if (config.upstreamRelays.length > 0) upstream = startUpstream(ctx, config.upstreamRelays);
+    // Anything already past its 24 h window (e.g. after a restart) is taken back at once.
+    await expireScores(db, ctx.now());
+    const expiry = expireLater();
+    expiry.unref();
+    if (config.upstreamRelays.length > 0) upstream = startUpstream(ctx, config.upstreamRelays);
+    await startMembershipJobs(ctx);
+    if (config.demoLightning) await startLightningJobs(ctx, port);
+    return async () => {
+      clearInterval(expiry);
+      await stopLightning(ctx);
+      await upstream?.close();
+      upstream = null;
+      await stopMembership(ctx);
+    };
+  };
   try {
-    await startMembership(ctx);
-    if (config.demoLightning) await startLightning(ctx, port);
+    startMembership(ctx);
+    if (config.demoLightning) startLightning(ctx, port);
+    leadership = config.databaseUrl
+      ? await startLeadership({ connectionString: config.databaseUrl, jobs: leaderJobs, verbose: config.verbose })
+      : await singleProcessLeadership(leaderJobs);
+    ctx.cluster = { processId: bridge?.processId ?? 'single', isLeader: () => leadership?.isLeader() ?? false };
   } catch (err) {
     await close();
     throw err;

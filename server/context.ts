@@ -98,4 +98,6 @@ export interface ServerContext {
   live: EventEmitter;
   /** Unix seconds; tests may freeze it. */
   now(): number;
+  /** Set once the server runs: this process's id and whether it runs the periodic jobs (server/cluster/). */
+  cluster?: { processId: string; isLeader(): boolean };
 }

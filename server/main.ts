@@ -1,5 +1,7 @@
+import cluster from 'node:cluster';
 import { startServer } from './app.ts';
 import { readConfig } from './config.ts';
+import { runPrimary, workerCount } from './cluster/workers.ts';
 
 /**
  * A promise rejected without a handler anywhere in the server is a bug to log, not a reason to
@@ -14,8 +16,12 @@ function installRejectionGuard(): void {
 async function main(): Promise<void> {
   installRejectionGuard();
   const config = readConfig();
+  const workers = workerCount(process.env.WORKERS);
+  if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers);
   const server = await startServer(config);
-  console.log(`Strucc fut: ${server.url}`);
+  // A cluster worker reports to the primary, which prints the address once for all of them.
+  if (cluster.isWorker) process.send?.({ type: 'listening', url: server.url });
+  else console.log(`Strucc fut: ${server.url}`);
 
   let stopping = false;
   const stop = (signal: string) => {

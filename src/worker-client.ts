@@ -1,10 +1,8 @@
 import * as Comlink from 'comlink';
-import { tabLockName } from '../worker/config';
-import type { ClientConfig, StruccApi } from '../worker/types';
+import { TAB_HEARTBEAT_MS, tabLockName } from '../core/config';
+import type { ClientConfig, StruccApi } from '../core/types';
 
 export type Api = Comlink.Remote<StruccApi>;
-
-const HEARTBEAT_MS = 10_000;
 
 /** One id per tab lifetime: the worker keys everything this tab opened by it. */
 export const tabId: string =
@@ -114,7 +112,7 @@ function startLifecycle(remote: Api): void {
   const beat = () => {
     remote.heartbeat(tabId).catch(() => undefined);
   };
-  let timer = window.setInterval(beat, HEARTBEAT_MS);
+  let timer = window.setInterval(beat, TAB_HEARTBEAT_MS);
   window.addEventListener('pagehide', () => {
     window.clearInterval(timer);
     remote.goodbye(tabId).catch(() => undefined);
@@ -126,7 +124,7 @@ function startLifecycle(remote: Api): void {
       .hello(tabId, config)
       .then(() => {
         window.clearInterval(timer);
-        timer = window.setInterval(beat, HEARTBEAT_MS);
+        timer = window.setInterval(beat, TAB_HEARTBEAT_MS);
         window.dispatchEvent(new Event('strucc:rehello'));
       })
       .catch(() => undefined);

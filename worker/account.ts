@@ -7,8 +7,8 @@ import { createActor, fromPromise, waitFor, type Actor } from 'xstate';
 import { accountMachine, followRepairOpen, showPremiumReminder } from '../machines/account.ts';
 import { keyStateOf, loginMachine, type KeyState, type LoginSnapshot, type StoredLoginInfo } from '../machines/login.ts';
 import { cachePublisher, fetchMembership, fetchRemoteList, fetchRemoteLists, publishDraft, type CacheRequest, type Publisher } from './accountRemote.ts';
-import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty, toNsec } from './keys.ts';
-import { NOSTR_CONNECT_FALLBACK_RELAYS, NOSTR_CONNECT_WAIT_MS } from './config.ts';
+import { AccountError, MSG_INVALID_NSEC, parsePubkey, parseSecret, secretFromHex, secretToHex, toNpubOrEmpty, toNsec } from '../core/keys.ts';
+import { NOSTR_CONNECT_FALLBACK_RELAYS, NOSTR_CONNECT_WAIT_MS } from '../core/config.ts';
 import {
   acceptNostrConnect,
   isBunkerSession,
@@ -18,7 +18,8 @@ import {
   parseBunkerUri,
   type NostrConnectOffer,
 } from './nip46.ts';
-import { decryptWithPin, encryptWithPin, isPinEncrypted, isWeakPin, pinProblem } from './pin.ts';
+import { decryptWithPin, encryptWithPin } from './pin.ts';
+import { isPinEncrypted, isWeakPin, pinProblem } from '../core/pin.ts';
 import { SettingsService } from './settings.ts';
 import { Signer } from './signer.ts';
 import { defaultStorage, type AccountStorage, type StoredLogin } from './storage.ts';
@@ -31,7 +32,7 @@ import type {
   RelayFlags,
   SettingsAction,
   SignerBridge,
-} from './types.ts';
+} from '../core/types.ts';
 
 export interface AccountServiceOptions {
   request: CacheRequest;

@@ -3,7 +3,7 @@
  * same AccountService; a tab's watchers and signer bridge go away with the tab.
  */
 import { AccountService, type AccountServiceOptions } from './account.ts';
-import type { StruccApi } from './types.ts';
+import type { StruccApi } from '../core/types.ts';
 
 export type AccountApi = Required<
   Pick<

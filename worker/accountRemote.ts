@@ -4,9 +4,9 @@
  */
 import type { Draft, ListName, RemoteList } from '../machines/accountLists.ts';
 import type { PublishOutput } from '../machines/account.ts';
-import { AccountError } from './keys.ts';
+import { AccountError } from '../core/keys.ts';
 import type { Signer } from './signer.ts';
-import type { CacheObject, CacheReply, MembershipTier, NostrEvent } from './types.ts';
+import type { CacheObject, CacheReply, MembershipTier, NostrEvent } from '../core/types.ts';
 
 export type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 

@@ -4,9 +4,9 @@
  */
 import { createActor, type Subscription } from 'xstate';
 import { activityMachine, activityStateOf } from '../machines/activity.ts';
-import { INACTIVITY_MS, WAKE_UP_MS } from './config.ts';
+import { INACTIVITY_MS, WAKE_UP_MS } from '../core/config.ts';
 import type { RelayService } from './relays.ts';
-import type { ActivitySnapshot, ActivityTimings } from './types.ts';
+import type { ActivitySnapshot, ActivityTimings } from '../core/types.ts';
 
 export interface CacheSocketControl {
   /** Reopens the cache socket (a no-op before the first tab said hello). */

@@ -5,7 +5,7 @@
 import { createActor, type AnyActorLogic } from 'xstate';
 import { cacheSocketMachine, socketStateOf, type CacheSocketSnapshot } from '../machines/cacheSocket.ts';
 import { keyStateOf } from '../machines/login.ts';
-import type { CacheObject, CacheReply, ClientConfig, RelayInfo, SocketSnapshot, StruccApi } from './types.ts';
+import type { CacheObject, CacheReply, ClientConfig, RelayInfo, SocketSnapshot, StruccApi } from '../core/types.ts';
 import { CacheClient, type Subscription } from './cache.ts';
 import { FeedRegistry, notify } from './feeds.ts';
 import { releaser } from './release.ts';
@@ -26,8 +26,8 @@ import type { AccountStorage } from './storage.ts';
 import type { Signer } from './publish.ts';
 import type { WebSocketFactory } from './relays.ts';
 import { cacheServerLogLine, publishLogLine, relayLogLines, socketLogLine, WorkerLog } from './logs.ts';
-import { checkCacheServerUrl } from './cacheServerUrl.ts';
-import { APP_VERSION, DEFAULT_GUEST_PUBKEY, TAB_SWEEP_MS, TAB_TIMEOUT_MS, tabLockName } from './config.ts';
+import { checkCacheServerUrl } from '../core/cacheServerUrl.ts';
+import { APP_VERSION, DEFAULT_GUEST_PUBKEY, TAB_SWEEP_MS, TAB_TIMEOUT_MS, tabLockName } from '../core/config.ts';
 
 export interface ApiOptions {
   /** The socket actor; tests pass a fake, the worker the real WebSocket. */

@@ -3,9 +3,9 @@
  * subid; replies are routed back by subid. Requests survive reconnects (re-sent) and never hang
  * (timeout), because a restarting cache server must not freeze a tab.
  */
-import type { CacheObject, CacheReply } from './types.ts';
-import { encodeClose, encodeReq, type ServerMessage } from './protocol.ts';
-import { REQUEST_TIMEOUT_MS } from './config.ts';
+import type { CacheObject, CacheReply } from '../core/types.ts';
+import { encodeClose, encodeReq, type ServerMessage } from '../core/protocol.ts';
+import { REQUEST_TIMEOUT_MS } from '../core/config.ts';
 
 export interface CacheTransport {
   /** Hands one frame to the socket machine (which queues it while disconnected). */

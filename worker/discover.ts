@@ -3,15 +3,14 @@
  * gaining followers, the biggest zaps, the day's hashtags and the name search, parsed here so
  * the tabs receive plain Profile and FeedNote objects.
  */
-import { K, parseBundle } from './bundle.ts';
+import { K, parseBundle } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
-import { emptyProfile } from './profile.ts';
-import { zapFromInfo, zapFromReceipt } from './zaps.ts';
-import type { CacheObject, ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedNote, NostrEvent, Profile, StruccApi } from './types.ts';
-import { isNostrEvent } from './bundle.ts';
+import { emptyProfile } from '../core/profile.ts';
+import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
+import type { CacheObject, ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedNote, NostrEvent, Profile, StruccApi } from '../core/types.ts';
+import { isNostrEvent } from '../core/bundle.ts';
+import { CacheKind } from '../core/kinds.ts';
 
-const FOLLOWER_INCREASES = 10000157;
-const HASHTAGS = 10000160;
 const MAX_EXPLORE_LIMIT = 50;
 
 export type DiscoverApi = Required<Pick<StruccApi, 'explorePeople' | 'exploreZaps' | 'exploreTopics' | 'searchUsers'>>;
@@ -30,7 +29,7 @@ function record(v: unknown): Record<string, unknown> {
 }
 
 function rangeElements(objects: CacheObject[]): string[] {
-  const elements = record(json(objects.find((o) => o.kind === K.RANGE))).elements;
+  const elements = record(json(objects.find((o) => o.kind === CacheKind.RANGE))).elements;
   return Array.isArray(elements) ? elements.filter((e): e is string => typeof e === 'string') : [];
 }
 
@@ -42,8 +41,8 @@ function pageArgs(page: { limit?: number; offset?: number }, fallback: number): 
 
 /** explore_people: 10000157 gains, the user_infos profiles, RANGE(increase) giving the order. */
 export function parsePeople(objects: CacheObject[]): ExplorePerson[] {
-  const gains = record(json(objects.find((o) => o.kind === FOLLOWER_INCREASES)));
-  const { profiles } = parseBundle(objects.filter((o) => o.kind !== K.RANGE));
+  const gains = record(json(objects.find((o) => o.kind === CacheKind.FOLLOWER_INCREASES)));
+  const { profiles } = parseBundle(objects.filter((o) => o.kind !== CacheKind.RANGE));
   const order = rangeElements(objects);
   const keys = order.length ? order : Object.keys(gains);
   const out: ExplorePerson[] = [];
@@ -75,14 +74,14 @@ function zapMessage(receipt: NostrEvent | undefined): string {
 
 /** explore_zaps: receipts with their 10000129 readings, the senders' and receivers' kind 0s, and the zapped posts. */
 export function parseZaps(objects: CacheObject[]): ExploreZap[] {
-  const withoutRange = objects.filter((o) => o.kind !== K.RANGE);
+  const withoutRange = objects.filter((o) => o.kind !== CacheKind.RANGE);
   const { notes, profiles } = parseBundle(withoutRange);
   const noteById = new Map<string, FeedNote>(notes.map((n) => [n.event.id, n]));
   const receipts = new Map<string, NostrEvent>();
   const infos = new Map<string, Record<string, unknown>>();
   for (const o of objects) {
     if (o.kind === K.ZAP && isNostrEvent(o)) receipts.set(o.id, o);
-    if (o.kind === K.ZAP_INFO) {
+    if (o.kind === CacheKind.ZAP_INFO) {
       const c = record(json(o));
       if (typeof c.zap_receipt_id === 'string') infos.set(c.zap_receipt_id, c);
     }
@@ -94,7 +93,7 @@ export function parseZaps(objects: CacheObject[]): ExploreZap[] {
     const receipt = receipts.get(id);
     const info = infos.get(id);
     const fromReceipt = receipt ? zapFromReceipt(receipt) : undefined;
-    const fromInfo = info ? zapFromInfo({ kind: K.ZAP_INFO, content: JSON.stringify(info) }) : undefined;
+    const fromInfo = info ? zapFromInfo({ kind: CacheKind.ZAP_INFO, content: JSON.stringify(info) }) : undefined;
     const zap = fromInfo ?? fromReceipt;
     if (!zap) continue;
     const sender = fromInfo?.pubkey || fromReceipt?.pubkey || '';
@@ -115,7 +114,7 @@ export function parseZaps(objects: CacheObject[]): ExploreZap[] {
 
 /** explore_topics: a 10000160 {hashtag: count}, biggest first. */
 export function parseTopics(objects: CacheObject[]): ExploreTopic[] {
-  const counts = record(json(objects.find((o) => o.kind === HASHTAGS)));
+  const counts = record(json(objects.find((o) => o.kind === CacheKind.TOPICS)));
   return Object.entries(counts)
     .map(([tag, count]) => ({ tag, count: Number(count) }))
     .filter((t) => t.tag && Number.isFinite(t.count))

@@ -16,12 +16,12 @@ import {
   type FetchMessagesInput,
   type MessagesPage,
 } from '../machines/dms.ts';
-import { isNostrEvent, K } from './bundle.ts';
+import { isNostrEvent, K } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
-import { emptyProfile, parseProfile } from './profile.ts';
-import { attachLooks, membershipLooks } from './membershipLooks.ts';
+import { emptyProfile, parseProfile } from '../core/profile.ts';
+import { attachLooks, membershipLooks } from '../core/membershipLooks.ts';
 import type {
   AccountLocalPatch,
   ActionResult,
@@ -35,10 +35,9 @@ import type {
   Profile,
   PublishResult,
   UnsignedEvent,
-} from './types.ts';
+} from '../core/types.ts';
+import { CacheKind } from '../core/kinds.ts';
 
-export const DM_COUNT_KIND = 10000117;
-export const DM_COUNTS_KIND = 10000118;
 export const ENCRYPTED_DM = 4;
 export const RESET_DM_COUNT_OP = 'reset_direct_message_count';
 export const MARK_ALL_DMS_READ_OP = 'mark_all_dms_as_read';
@@ -61,7 +60,7 @@ interface RangeInfo {
 }
 
 function rangeOf(objects: CacheObject[]): RangeInfo | undefined {
-  const o = objects.find((x) => x.kind === K.RANGE);
+  const o = objects.find((x) => x.kind === CacheKind.RANGE);
   const c = parseJson(o?.content) as { since?: unknown; elements?: unknown } | undefined;
   if (!c || typeof c !== 'object') return undefined;
   return {
@@ -83,7 +82,7 @@ function profilesOf(objects: CacheObject[]): Map<string, Profile> {
 
 /** get_directmsg_contacts (protocol S §3.6) to contacts in RANGE order, most recent first. */
 export function parseContacts(objects: CacheObject[]): ContactsPage {
-  const summaryObj = objects.find((o) => o.kind === DM_COUNTS_KIND);
+  const summaryObj = objects.find((o) => o.kind === CacheKind.DM_COUNTS);
   const summary = (parseJson(summaryObj?.content) ?? {}) as Record<string, Partial<DmInfo>>;
   const events = new Map<string, NostrEvent>();
   for (const o of objects) if (o.kind === ENCRYPTED_DM && isNostrEvent(o)) events.set(o.id, o);
@@ -223,7 +222,7 @@ export class DmService {
           countSubscription: fromCallback<CountEvent, { pubkey: string }>(({ input, sendBack }) => {
             const sub = signedSubscription(subscribe, signRequest, 'directmsg_count', DM_COUNT_OP, { pubkey: input.pubkey }, {
               onEvent: (e) => {
-                if (e.kind === DM_COUNT_KIND && Number.isFinite(Number(e.cnt))) sendBack({ type: 'COUNT', count: Number(e.cnt) });
+                if (e.kind === CacheKind.DM_COUNT && Number.isFinite(Number(e.cnt))) sendBack({ type: 'COUNT', count: Number(e.cnt) });
               },
             });
             return () => sub.close();

@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import { createApi, type StruccWorker } from './api.ts';
-import type { StruccApi } from './types.ts';
+import type { StruccApi } from '../core/types.ts';
 
 const api = createApi();
 

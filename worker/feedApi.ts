@@ -1,10 +1,10 @@
 /**
  * The feed part of the tabs' API: the home feed list and the live feeds a tab opens, pages and switches.
  */
-import type { CacheReply, FeedDefinition, FeedSnapshot, StruccApi } from './types.ts';
+import type { CacheReply, FeedDefinition, FeedSnapshot, StruccApi } from '../core/types.ts';
 import type { FeedRegistry } from './feeds.ts';
 import type { FeedCache } from './feedCache.ts';
-import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
+import { FALLBACK_HOME_FEEDS, parseFeedList } from '../core/feedList.ts';
 
 type FeedApi = Pick<
   StruccApi,

@@ -6,7 +6,7 @@
  * mode, a blocked upgrade) only means a cold start, never an error in the feed.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { FeedDefinition, FeedNote, FeedSnapshot, Profile } from './types.ts';
+import type { FeedDefinition, FeedNote, FeedSnapshot, Profile } from '../core/types.ts';
 
 /** Notes kept per feed: the first page plus a little more, so a quick scroll still finds cards. */
 export const CACHED_NOTES_PER_FEED = 50;

@@ -4,9 +4,9 @@
  */
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { feedMachine, feedStatusOf, type FeedMachineSnapshot, type FeedPage, type FetchPageInput } from '../machines/feed.ts';
-import type { CacheReply, FeedNote, FeedSnapshot, Profile } from './types.ts';
-import { parseBundle } from './bundle.ts';
-import { SNAPSHOT_THROTTLE_MS } from './config.ts';
+import type { CacheReply, FeedNote, FeedSnapshot, Profile } from '../core/types.ts';
+import { parseBundle } from '../core/bundle.ts';
+import { SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
 import { CACHED_NOTES_PER_FEED, CachedFeedView, type FeedCache } from './feedCache.ts';
 
 export type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;

@@ -5,7 +5,7 @@
  */
 import type { AnyActorRef } from 'xstate';
 import { notify, Throttle } from './feeds.ts';
-import { SNAPSHOT_THROTTLE_MS } from './config.ts';
+import { SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
 
 /** Top-level fields compared by identity: machines replace what changed, so this spots real changes. */
 export function shallowSame<T extends object>(a: T, b: T): boolean {

@@ -3,7 +3,7 @@
  * publish results. A ring of the last LOG_LIMIT entries; nothing is written anywhere else, so a
  * long-lived worker never grows.
  */
-import type { LogEntry, LogLevel, LogLine, PublishResult, RelayInfo, SocketSnapshot } from './types.ts';
+import type { LogEntry, LogLevel, LogLine, PublishResult, RelayInfo, SocketSnapshot } from '../core/types.ts';
 
 export const LOG_LIMIT = 200;
 

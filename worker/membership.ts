@@ -4,7 +4,7 @@
  * signer can make; a purchase or rename then re-reads the tier, so every tab shows it at once.
  */
 import type { AccountService } from './account.ts';
-import type { CacheReply } from './types.ts';
+import type { CacheReply } from '../core/types.ts';
 import type { CacheRequest } from './accountRemote.ts';
 
 /** The membership commands a tab may send signed; anything else is refused before signing. */

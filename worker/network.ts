@@ -6,7 +6,7 @@
 import { ActivityService, type CacheSocketControl } from './activity.ts';
 import { createPublisher, type Signer } from './publish.ts';
 import { RelayService, type WebSocketFactory } from './relays.ts';
-import type { CacheReply, StruccApi } from './types.ts';
+import type { CacheReply, StruccApi } from '../core/types.ts';
 
 export interface NetworkOptions {
   cache: CacheSocketControl;

@@ -3,7 +3,7 @@
  * demo domain are answered by the cache server's origin, everything else by the named domain.
  * Answers are cached for the worker's lifetime; failures count as "not verified", never throw.
  */
-import { NIP05_TIMEOUT_MS } from './config.ts';
+import { NIP05_TIMEOUT_MS } from '../core/config.ts';
 
 export type Fetcher = (url: string, init?: { signal?: AbortSignal }) => Promise<Pick<Response, 'ok' | 'json'>>;
 

@@ -7,7 +7,7 @@
  */
 import { finalizeEvent, generateSecretKey, getEventHash, verifyEvent } from 'nostr-tools/pure';
 import { checkRelayUrl } from '../machines/relay.ts';
-import type { NostrEvent, UnsignedEvent } from './types.ts';
+import type { NostrEvent, UnsignedEvent } from '../core/types.ts';
 
 export const KIND_PRIVATE_MESSAGE = 14;
 export const KIND_SEAL = 13;

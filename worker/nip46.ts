@@ -5,8 +5,8 @@
  * The nostr-tools client is loaded on first use: most people never log in this way.
  */
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
-import { AccountError, bytesToHex, isHexKey, secretFromHex } from './keys.ts';
-import type { NostrEvent, UnsignedEvent } from './types.ts';
+import { AccountError, bytesToHex, isHexKey, secretFromHex } from '../core/keys.ts';
+import type { NostrEvent, UnsignedEvent } from '../core/types.ts';
 
 export interface BunkerSession {
   /** The bunker's own key: it answers requests and may differ from the user's key. */

@@ -17,7 +17,7 @@ import {
   type NotificationPage,
   type Releases,
 } from '../machines/notifications.ts';
-import { parseBundle } from './bundle.ts';
+import { parseBundle } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
@@ -33,12 +33,9 @@ import type {
   NotificationTypeGroup,
   Profile,
   ReleasesSnapshot,
-} from './types.ts';
+} from '../core/types.ts';
+import { CacheKind } from '../core/kinds.ts';
 
-export const NOTIFICATION_KIND = 10000110;
-export const NOTIFICATION_USER_STATS = 10000105;
-export const NOTIFICATION_SUMMARY = 10000112;
-export const APP_RELEASES_KIND = 10000138;
 /** The op of the seen mark, in the web client's spelling (sic), which servers may key on. */
 export const NOTIFICATIONS_SEEN_OP = 'notifications_laste_seen';
 
@@ -115,10 +112,10 @@ export function parseNotifications(objects: CacheObject[]): NotificationPage {
   const rest: CacheObject[] = [];
   const followers = new Map<string, number>();
   for (const o of objects) {
-    if (o.kind === NOTIFICATION_KIND) {
+    if (o.kind === CacheKind.NOTIFICATION) {
       const item = toNotification(o.content);
       if (item) notifications.push(item);
-    } else if (o.kind === NOTIFICATION_USER_STATS) {
+    } else if (o.kind === CacheKind.USER_PROFILE) {
       const c = parseJson(o.content) as { pubkey?: unknown; followers_count?: unknown } | undefined;
       if (c && typeof c.pubkey === 'string' && typeof c.followers_count === 'number') followers.set(c.pubkey, c.followers_count);
     } else rest.push(o);
@@ -151,7 +148,7 @@ function release(v: unknown): MobileRelease | undefined {
 
 /** get_app_releases (10000138 `{ios:{date,version}, android:{...}}`). */
 export function parseReleases(objects: CacheObject[]): Releases {
-  const obj = objects.find((o) => o.kind === APP_RELEASES_KIND) ?? objects.find((o) => typeof o.content === 'string');
+  const obj = objects.find((o) => o.kind === CacheKind.APP_RELEASES) ?? objects.find((o) => typeof o.content === 'string');
   const c = parseJson(obj?.content) as Record<string, unknown> | undefined;
   if (!c || typeof c !== 'object') return {};
   const out: Releases = {};
@@ -222,7 +219,7 @@ export class NotificationService {
           countSubscription: fromCallback<CountEvent, { pubkey: string }>(({ input, sendBack }) => {
             const sub = signedSubscription(subscribe, signRequest, 'notification_counts', NOTIFICATION_COUNTS_OP, { pubkey: input.pubkey }, {
               onEvent: (e) => {
-                if (e.kind === NOTIFICATION_SUMMARY) sendBack({ type: 'COUNT', count: sumNotificationCounts(e) });
+                if (e.kind === CacheKind.NOTIFICATIONS_SUMMARY) sendBack({ type: 'COUNT', count: sumNotificationCounts(e) });
               },
             });
             return () => sub.close();

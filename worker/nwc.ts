@@ -8,7 +8,7 @@ import { finalizeEvent } from 'nostr-tools/pure';
 import * as nip04 from 'nostr-tools/nip04';
 import * as nip44 from 'nostr-tools/nip44';
 import type { NwcParts } from '../machines/wallet.ts';
-import type { NostrEvent } from './types.ts';
+import type { NostrEvent } from '../core/types.ts';
 
 export const NWC_REQUEST_TIMEOUT_MS = 30_000;
 

@@ -12,16 +12,13 @@ import {
   type ProfileLoad,
   type ProfileLoadInput,
 } from '../machines/profile.ts';
-import { isNostrEvent, K, parseBundle } from './bundle.ts';
+import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
 import { fetchFeedPage, type CacheRequest } from './feeds.ts';
 import { InstanceRegistry } from './instances.ts';
-import { emptyProfile } from './profile.ts';
-import { zapFromInfo, zapFromReceipt } from './zaps.ts';
-import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from './types.ts';
-
-export const USER_STATS_KIND = 10000105;
-export const IS_USER_FOLLOWING_KIND = 10000125;
-export const USER_RELAYS_KIND = 10000139;
+import { emptyProfile } from '../core/profile.ts';
+import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
+import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
+import { CacheKind } from '../core/kinds.ts';
 
 function parseJson(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
@@ -78,14 +75,14 @@ export function parseZapList(objects: CacheObject[]): { zaps: ProfileZap[]; sinc
       if (!z) continue;
       const seen = byId.get(z.id);
       byId.set(z.id, { id: z.id, amount: seen?.amount ?? z.amount, sender: z.pubkey, message: z.message, created_at: o.created_at, eventId: z.eventId });
-    } else if (o.kind === K.ZAP_INFO) {
+    } else if (o.kind === CacheKind.ZAP_INFO) {
       const z = zapFromInfo(o);
       if (!z) continue;
       const seen = byId.get(z.id);
       const createdAt = num((parseJson(o.content) as Record<string, unknown> | undefined)?.created_at);
       // The server's reading of the amount is kept over the invoice's.
       byId.set(z.id, { id: z.id, amount: z.amount, sender: seen?.sender || z.pubkey, message: seen?.message || z.message, created_at: seen?.created_at ?? createdAt, eventId: z.eventId });
-    } else if (o.kind === K.RANGE) {
+    } else if (o.kind === CacheKind.RANGE) {
       const c = parseJson(o.content) as { since?: unknown } | undefined;
       if (c && typeof c.since === 'number') since = c.since;
     }
@@ -117,8 +114,8 @@ export async function loadProfilePart(request: CacheRequest, input: ProfileLoadI
       ]);
       const objects = checked(profileReply);
       const profile = parseBundle(objects).profiles[pubkey];
-      const stats = parseUserStats(objects.find((o) => o.kind === USER_STATS_KIND));
-      const following = followingReply?.events.find((o) => o.kind === IS_USER_FOLLOWING_KIND);
+      const stats = parseUserStats(objects.find((o) => o.kind === CacheKind.USER_PROFILE));
+      const following = followingReply?.events.find((o) => o.kind === CacheKind.IS_USER_FOLLOWING);
       const out: ProfileLoad = { what: 'profile', followsYou: parseJson(following?.content) === true };
       if (profile) out.profile = profile;
       if (stats) out.stats = stats;
@@ -162,7 +159,7 @@ export async function loadProfilePart(request: CacheRequest, input: ProfileLoadI
     case 'followers':
       return { what: 'followers', users: usersInOrder(checked(await request('user_followers', { pubkey }))) };
     case 'relays': {
-      const obj = checked(await request('get_user_relays', { pubkey })).find((o) => o.kind === USER_RELAYS_KIND);
+      const obj = checked(await request('get_user_relays', { pubkey })).find((o) => o.kind === CacheKind.USER_RELAYS);
       return { what: 'relays', relays: relayFlagsOf(obj?.tags) };
     }
   }

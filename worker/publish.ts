@@ -6,13 +6,12 @@ import { createActor, fromCallback, fromPromise, toPromise } from 'xstate';
 import { verifyEvent } from 'nostr-tools/pure';
 import { publishMachine, type RelayAnswer, type RelayAnswerEvent, type SendInput } from '../machines/publish.ts';
 import type { RelayService } from './relays.ts';
-import { PUBLISH_TIMEOUT_MS } from './config.ts';
-import type { CacheReply, NostrEvent, PublishResult, UnsignedEvent } from './types.ts';
+import { PUBLISH_TIMEOUT_MS } from '../core/config.ts';
+import type { CacheReply, NostrEvent, PublishResult, UnsignedEvent } from '../core/types.ts';
+import { CacheKind } from '../core/kinds.ts';
 
 /** Signs a template for the current account; rejects with a §8 code (sign-no-nsec, no_nostr_extension...). */
 export type Signer = (template: UnsignedEvent) => Promise<NostrEvent>;
-
-export const EVENT_BROADCAST_RESPONSES = 10000149;
 
 export interface PublisherOptions {
   relays: RelayService;
@@ -87,7 +86,7 @@ function answerOf(entry: unknown, relays: string[], index: number): RelayAnswer 
 export function parseBroadcastReply(reply: CacheReply, eventId: string, relays: string[]): RelayAnswer[] {
   const answers: RelayAnswer[] = [];
   for (const obj of reply.events) {
-    if (obj.kind !== EVENT_BROADCAST_RESPONSES || typeof obj.content !== 'string') continue;
+    if (obj.kind !== CacheKind.BROADCAST_RESPONSES || typeof obj.content !== 'string') continue;
     let content: unknown;
     try {
       content = JSON.parse(obj.content);

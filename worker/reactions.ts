@@ -3,11 +3,12 @@
  * event_actions for kind 7 and 6, event_zaps_by_satszapped for zaps, note_mentions for quotes,
  * each a page of 20 (spec §9), read into plain entries the modal can draw.
  */
-import { isNostrEvent, K, parseBundle } from './bundle.ts';
-import { emptyProfile, parseProfile } from './profile.ts';
-import { attachLooks, membershipLooks } from './membershipLooks.ts';
-import type { CacheObject, CacheReply, NostrEvent, Profile, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from './types.ts';
-import { zapFromInfo, zapFromReceipt } from './zaps.ts';
+import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
+import { emptyProfile, parseProfile } from '../core/profile.ts';
+import type { CacheObject, CacheReply, NostrEvent, Profile, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from '../core/types.ts';
+import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
+import { CacheKind } from '../core/kinds.ts';
+import { attachLooks, membershipLooks } from '../core/membershipLooks.ts';
 
 export const REACTIONS_PAGE = 20;
 /** How many reactions are read to count the likes among them; more than any demo note has. */
@@ -76,7 +77,7 @@ export function parseZaps(objects: CacheObject[]): ReactionEntry[] {
     if (isNostrEvent(o) && o.kind === K.ZAP) {
       const z = zapFromReceipt(o);
       if (z) add(z.id, z.pubkey, z.amount, z.message, o.created_at);
-    } else if (o.kind === K.ZAP_INFO) {
+    } else if (o.kind === CacheKind.ZAP_INFO) {
       const z = zapFromInfo(o);
       let createdAt = 0;
       try {
@@ -85,7 +86,7 @@ export function parseZaps(objects: CacheObject[]): ReactionEntry[] {
         createdAt = 0;
       }
       if (z) add(z.id, z.pubkey, z.amount, z.message, createdAt);
-    } else if (o.kind === K.RANGE) {
+    } else if (o.kind === CacheKind.RANGE) {
       try {
         const c = JSON.parse(o.content ?? '{}') as { elements?: unknown };
         if (Array.isArray(c.elements)) range = c.elements.filter((x): x is string => typeof x === 'string');

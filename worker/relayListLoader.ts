@@ -6,9 +6,8 @@
  * user with no list gets the server's default relays. A pool the person already changed in this
  * worker is left alone: their edit is newer than the stored list.
  */
-import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from './types.ts';
-
-const DEFAULT_RELAYS_KIND = 10000124;
+import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from '../core/types.ts';
+import { CacheKind } from '../core/kinds.ts';
 
 export interface RelayListLoaderDeps {
   request(command: string, payload?: Record<string, unknown>): Promise<CacheReply>;
@@ -17,7 +16,7 @@ export interface RelayListLoaderDeps {
 }
 
 function defaultRelays(reply: CacheReply): string[] {
-  const obj = reply.events.find((e) => e.kind === DEFAULT_RELAYS_KIND);
+  const obj = reply.events.find((e) => e.kind === CacheKind.DEFAULT_RELAYS);
   try {
     const urls: unknown = JSON.parse(String(obj?.content ?? '[]'));
     return Array.isArray(urls) ? urls.filter((u): u is string => typeof u === 'string') : [];

@@ -8,7 +8,7 @@ import { checkRelayUrl, parseRelayFrame, relayMachine, relayStateOf, type RelayA
 import { relayOf, relayPoolMachine, relaysFromEvent, type RelayPoolActor, type SuspendReason } from '../machines/relayPool.ts';
 import { REASON_FAILED, REASON_NO_CONFIRMATION, type RelayAnswer } from '../machines/publish.ts';
 import type { SocketCommand } from '../machines/cacheSocket.ts';
-import type { AddRelayResult, NostrEvent, RelayFilter, RelayInfo, UnsignedEvent } from './types.ts';
+import type { AddRelayResult, NostrEvent, RelayFilter, RelayInfo, UnsignedEvent } from '../core/types.ts';
 
 /** NIP-42 client authentication event. */
 const KIND_CLIENT_AUTH = 22242;

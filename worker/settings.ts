@@ -4,11 +4,11 @@
  */
 import { createActor, fromPromise, waitFor, type Actor } from 'xstate';
 import { settingsMachine, settingsRecordOf, settingsStateOf, type EditAction, type SettingsPart, type SubKey } from '../machines/settings.ts';
-import { APP_SETTINGS_CLIENT } from './config.ts';
-import { FALLBACK_HOME_FEEDS, parseFeedList } from './homeFeeds.ts';
+import { APP_SETTINGS_CLIENT } from '../core/config.ts';
+import { FALLBACK_HOME_FEEDS, parseFeedList } from '../core/feedList.ts';
 import type { Signer } from './signer.ts';
 import { GUEST_SETTINGS_KEY, type AccountStorage } from './storage.ts';
-import type { ActionResult, AppSettings, CacheObject, CacheReply, FeedDefinition, FeedList, SettingsAction, SettingsSnapshot } from './types.ts';
+import type { ActionResult, AppSettings, CacheObject, CacheReply, FeedDefinition, FeedList, SettingsAction, SettingsSnapshot } from '../core/types.ts';
 
 export type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 

@@ -5,7 +5,7 @@
  * is stale the server answers with a NOTICE, and the subscription signs again and re-opens.
  */
 import type { Subscription, SubscriptionHandlers } from './cache.ts';
-import type { NostrEvent } from './types.ts';
+import type { NostrEvent } from '../core/types.ts';
 
 export type CacheSubscribe = (command: string, payload: Record<string, unknown> | undefined, handlers: SubscriptionHandlers) => Subscription;
 /** Signs a protocol C.1 request event (kind 30078, ["d","Primal-Web App",op], created_at now). */

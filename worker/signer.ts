@@ -5,10 +5,10 @@
  * Whatever an extension or a remote signer hands back is verified before use.
  */
 import { finalizeEvent, verifyEvent } from 'nostr-tools/pure';
-import { AccountError, EXTENSION_NOT_FOUND, isHexKey, pubkeyOf } from './keys.ts';
-import { APP_SETTINGS_CLIENT, REMOTE_SIGNER_TIMEOUT_MS } from './config.ts';
+import { AccountError, EXTENSION_NOT_FOUND, isHexKey, pubkeyOf } from '../core/keys.ts';
+import { APP_SETTINGS_CLIENT, REMOTE_SIGNER_TIMEOUT_MS } from '../core/config.ts';
 import { answerWithin, type RemoteConnection } from './nip46.ts';
-import type { NostrEvent, SignerBridge, UnsignedEvent } from './types.ts';
+import type { NostrEvent, SignerBridge, UnsignedEvent } from '../core/types.ts';
 
 // Encryption (DMs, private mutes) is not needed to show the first screen; its ciphers load on first use.
 const nip04 = () => import('nostr-tools/nip04');

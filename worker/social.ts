@@ -11,7 +11,7 @@ import type { CacheRequest } from './feeds.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
 import { ProfileService } from './profiles.ts';
 import { ThreadService } from './threads.ts';
-import type { LogLine, PublishResult, StruccApi, UnsignedEvent } from './types.ts';
+import type { LogLine, PublishResult, StruccApi, UnsignedEvent } from '../core/types.ts';
 
 export type SocialApi = Required<
   Pick<

@@ -1,7 +1,7 @@
 /** The real WebSocket behind machines/cacheSocket.ts, as the callback actor it is provided with. */
 import { fromCallback } from 'xstate';
 import type { SocketActorInput, SocketCommand, SocketFeedback } from '../machines/cacheSocket.ts';
-import { parseFrame } from './protocol.ts';
+import { parseFrame } from '../core/protocol.ts';
 
 export const webSocketActor = fromCallback<SocketCommand, SocketActorInput>(({ input, sendBack, receive }) => {
   const report = (ev: SocketFeedback) => sendBack(ev);

@@ -5,7 +5,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { BunkerSession } from './nip46.ts';
-import type { AccountRecord, AppSettings, FeedDefinition, ThemeName } from './types.ts';
+import type { AccountRecord, SettingsRecord } from '../core/types.ts';
 
 export interface StoredLogin {
   method: 'extension' | 'nsec' | 'npub' | 'bunker';
@@ -14,18 +14,6 @@ export interface StoredLogin {
   secret?: string;
   /** A remote signer's session (method 'bunker'): reconnects after a reload without a new approval. */
   bunker?: BunkerSession;
-}
-
-/** The settings half of the per-user record (spec §3): theme, animation, feeds, server settings. */
-export interface SettingsRecord {
-  theme: ThemeName;
-  animated: boolean;
-  settings: AppSettings;
-  homeFeeds: FeedDefinition[];
-  readsFeeds: FeedDefinition[];
-  nwc: unknown;
-  /** Parts changed locally whose save to the server has not succeeded yet. */
-  unsaved: ('settings' | 'home' | 'reads')[];
 }
 
 export interface AccountStorage {

@@ -4,11 +4,12 @@
  */
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { threadMachine, threadNotes, threadStatusOf, type FetchThreadInput, type ThreadPage, type UnresolvedRepost } from '../machines/thread.ts';
-import { isNostrEvent, K, parseBundle } from './bundle.ts';
+import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
 import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry } from './instances.ts';
-import { emptyProfile, parseProfile } from './profile.ts';
-import type { CacheObject, FeedNote, NostrEvent, ThreadSnapshot, ThreadTarget } from './types.ts';
+import { emptyProfile, parseProfile } from '../core/profile.ts';
+import type { CacheObject, FeedNote, NostrEvent, ThreadSnapshot, ThreadTarget } from '../core/types.ts';
+import { CacheKind } from '../core/kinds.ts';
 
 const REPOSTS = new Set<number>([K.REPOST, K.GENERIC_REPOST]);
 
@@ -38,7 +39,7 @@ export function parseThread(objects: CacheObject[], target: ThreadTarget): Threa
   const ranges: string[][] = [];
   const rest: CacheObject[] = [];
   for (const o of objects) {
-    if (o.kind !== K.RANGE) {
+    if (o.kind !== CacheKind.RANGE) {
       rest.push(o);
       continue;
     }

@@ -11,19 +11,19 @@ import {
   publicConnections,
   walletMachine,
   type NwcParts,
-  type PaymentResult,
   type SavedWallets,
   type WalletConnection,
   type ZapTarget,
 } from '../machines/wallet.ts';
+import type { PaymentResult } from '../core/types.ts';
 import type { AccountService } from './account.ts';
-import { APP_SETTINGS_CLIENT } from './config.ts';
+import { APP_SETTINGS_CLIENT } from '../core/config.ts';
 import { notify } from './feeds.ts';
 import { httpOrigin } from './nip05.ts';
 import { payInvoice, walletDetails, type SocketFactory, type WalletDetails } from './nwc.ts';
 import { fetchZapInvoice, lnurlEndpoint, ZapError } from './zap.ts';
-import type { ActionResult, CacheReply, NostrEvent } from './types.ts';
-import type { WalletAction, WalletSnapshot, ZapRequestInput } from './types/wallet.ts';
+import type { ActionResult, CacheReply, NostrEvent } from '../core/types.ts';
+import type { WalletAction, WalletSnapshot, ZapRequestInput } from '../core/types/wallet.ts';
 
 type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 

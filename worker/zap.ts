@@ -6,7 +6,7 @@
  */
 import { bech32 } from '@scure/base';
 import { makeZapRequest } from 'nostr-tools/nip57';
-import type { NostrEvent, UnsignedEvent } from './types.ts';
+import type { NostrEvent, UnsignedEvent } from '../core/types.ts';
 
 export class ZapError extends Error {}
 

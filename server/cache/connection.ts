@@ -10,12 +10,12 @@ import type { CacheObject } from './data.ts';
 import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Writer, type Filter } from './framing.ts';
 import { ASYNC_COMMANDS, AsyncHub, type AsyncSubscription } from './async.ts';
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
-import { COMMANDS, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
-import { bulkDecorations, KIND_MEMBERSHIP_COHORTS, profileAuthors } from '../membership/legend.ts';
+import { COMMANDS, commandEnv, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
+import { CacheKind } from '../../core/kinds.ts';
+import { bulkDecorations, profileAuthors } from '../membership/legend.ts';
 
 const MAX_SUBSCRIPTIONS = 200;
 const COMMAND_BUDGET_MS = 10_000;
-const KIND_PARTIAL_RESPONSE = 10000123;
 
 class Timeout extends Error {}
 
@@ -144,7 +144,7 @@ class CacheConnection {
           }
           const asyncCommand = ASYNC_COMMANDS.get(parsed.command);
           if (asyncCommand) {
-            registered.push(await asyncCommand(new Args(parsed.kwargs), { ctx: this.ctx, conn: this.info }));
+            registered.push(await asyncCommand(new Args(parsed.kwargs), commandEnv(this.ctx, this.info)));
             continue;
           }
           objects.push(...(await this.runCommand(parsed.command, parsed.kwargs)));
@@ -188,10 +188,10 @@ class CacheConnection {
       this.info.userPubkey = kwargs.user_pubkey.toLowerCase();
     }
     try {
-      const objects = await withBudget(command(new Args(kwargs), { ctx: this.ctx, conn: this.info }));
+      const objects = await withBudget(command(new Args(kwargs), commandEnv(this.ctx, this.info)));
       return await this.withMembership(objects);
     } catch (err) {
-      if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: KIND_PARTIAL_RESPONSE }];
+      if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: CacheKind.PARTIAL_RESPONSE }];
       throw err;
     }
   }
@@ -202,7 +202,7 @@ class CacheConnection {
    * so a feed's cards never ask per author. Membership commands add their own and are left alone.
    */
   private async withMembership(objects: CacheObject[]): Promise<CacheObject[]> {
-    if (objects.some((o) => o.kind === KIND_MEMBERSHIP_COHORTS)) return objects;
+    if (objects.some((o) => o.kind === CacheKind.MEMBERSHIP_COHORTS)) return objects;
     const authors = profileAuthors(objects);
     if (!authors.length) return objects;
     return [...objects, ...(await bulkDecorations(this.ctx, authors))];

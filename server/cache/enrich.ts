@@ -24,18 +24,7 @@ import {
 } from './data.ts';
 import { hiddenFor as moderationHidden, isEventHidden } from '../moderation/hidden.ts';
 import { extractRefs, firstETag } from './refs.ts';
-
-export const K = {
-  NOTE_STATS: 10000100,
-  REFERENCED_EVENT: 10000107,
-  USER_SCORES: 10000108,
-  RANGE: 10000113,
-  NOTE_ACTIONS: 10000115,
-  ZAP_EVENT: 10000129,
-  FOLLOWER_COUNTS: 10000133,
-  EVENT_RELAYS: 10000141,
-  WORD_COUNT: 10000144,
-} as const;
+import { CacheKind } from '../../core/kinds.ts';
 
 /** How deep references of references are followed. */
 const REF_DEPTH = 3;
@@ -57,7 +46,7 @@ export class Output {
 
   push(obj: CacheObject): void {
     // Each bundle's RANGE belongs to it, even when two bundles' ranges look alike.
-    if (obj.kind === K.RANGE) {
+    if (obj.kind === CacheKind.RANGE) {
       this.objects.push(obj);
       return;
     }
@@ -73,14 +62,14 @@ export function synthetic(kind: number, content: unknown, extra: CacheObject = {
 }
 
 export function range(orderBy: string, items: FeedItem[]): CacheObject {
-  if (!items.length) return synthetic(K.RANGE, { order_by: orderBy, elements: [] });
+  if (!items.length) return synthetic(CacheKind.RANGE, { order_by: orderBy, elements: [] });
   let since = Infinity;
   let until = -Infinity;
   for (const it of items) {
     since = Math.min(since, it.key);
     until = Math.max(until, it.key);
   }
-  return synthetic(K.RANGE, { since, until, order_by: orderBy, elements: items.map((i) => i.id) });
+  return synthetic(CacheKind.RANGE, { since, until, order_by: orderBy, elements: items.map((i) => i.id) });
 }
 
 /** Removes repeated ids (keeping the first key) and orders by key, newest/highest first unless asc. */
@@ -210,7 +199,7 @@ export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptio
   const followers = await followerCounts(db, profiles.keys());
 
   for (const p of primaries) out.push(primaryEvents.get(p.id)! as unknown as CacheObject);
-  for (const r of refs) out.push(synthetic(K.REFERENCED_EVENT, r, { pubkey: r.pubkey }));
+  for (const r of refs) out.push(synthetic(CacheKind.REFERENCED_EVENT, r, { pubkey: r.pubkey }));
   const emittedProfiles: string[] = [];
   for (const pk of new Set(wantProfiles)) {
     const prof = profiles.get(pk);
@@ -226,14 +215,14 @@ export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptio
     zapsByEvent.set(z.target_event_id, list);
   }
   for (const e of posts) {
-    out.push(synthetic(K.NOTE_STATS, { ...(stats.get(e.id) ?? emptyStats(e.id)), bookmarks: 0 }));
+    out.push(synthetic(CacheKind.NOTE_STATS, { ...(stats.get(e.id) ?? emptyStats(e.id)), bookmarks: 0 }));
     const act = actions.get(e.id);
-    if (act) out.push(synthetic(K.NOTE_ACTIONS, act));
+    if (act) out.push(synthetic(CacheKind.NOTE_ACTIONS, act));
     for (const z of zapsByEvent.get(e.id) ?? []) {
       const receipt = receipts.get(z.receipt_id);
       if (receipt) out.push(receipt as unknown as CacheObject);
       out.push(
-        synthetic(K.ZAP_EVENT, {
+        synthetic(CacheKind.ZAP_INFO, {
           event_id: z.target_event_id,
           created_at: z.created_at,
           sender: z.sender,
@@ -243,7 +232,7 @@ export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptio
         }),
       );
     }
-    if (e.kind === 30023) out.push(synthetic(K.WORD_COUNT, { event_id: e.id, words: wordCount(e.content) }));
+    if (e.kind === 30023) out.push(synthetic(CacheKind.WORD_COUNT, { event_id: e.id, words: wordCount(e.content) }));
   }
 
   // Media and link previews of every emitted note, repost and profile (S §2.2 step 3).
@@ -253,8 +242,8 @@ export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptio
 
   const scores: Record<string, number> = {};
   for (const pk of emittedProfiles) scores[pk] = followers.get(pk) ?? 0;
-  out.push(synthetic(K.USER_SCORES, scores));
-  out.push(synthetic(K.EVENT_RELAYS, {}));
+  out.push(synthetic(CacheKind.USER_SCORES, scores));
+  out.push(synthetic(CacheKind.EVENT_RELAYS, {}));
   for (const list of await mediaServerListsOf(db, emittedProfiles)) out.push(list as unknown as CacheObject);
   if (!opts.noRange) out.push(range(opts.orderBy, primaries));
   return out;

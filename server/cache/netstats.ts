@@ -6,8 +6,8 @@
 import type { ServerContext } from '../context.ts';
 import type { CacheObject } from './data.ts';
 import { synthetic } from './enrich.ts';
+import { CacheKind } from '../../core/kinds.ts';
 
-const KIND_NET_STATS = 10000101;
 const REFRESH_MS = 5000;
 
 interface Cached {
@@ -29,7 +29,7 @@ async function compute(ctx: ServerContext): Promise<CacheObject> {
     one(`SELECT COUNT(*) AS n FROM zaps`),
     one(`SELECT COALESCE(SUM(amount_sats), 0) AS n FROM zaps`),
   ]);
-  return synthetic(KIND_NET_STATS, { users, pubkeys, pubnotes, reactions, reposts, any, zaps, satszapped });
+  return synthetic(CacheKind.NET_STATS, { users, pubkeys, pubnotes, reactions, reposts, any, zaps, satszapped });
 }
 
 export async function netStats(ctx: ServerContext): Promise<CacheObject> {
@@ -37,7 +37,7 @@ export async function netStats(ctx: ServerContext): Promise<CacheObject> {
   if (hit && Date.now() - hit.at < REFRESH_MS) return hit.value;
   if (hit?.pending) return hit.pending;
   const pending = compute(ctx);
-  const entry: Cached = hit ?? { at: 0, value: synthetic(KIND_NET_STATS, {}) };
+  const entry: Cached = hit ?? { at: 0, value: synthetic(CacheKind.NET_STATS, {}) };
   entry.pending = pending;
   cache.set(ctx, entry);
   try {

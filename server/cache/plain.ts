@@ -14,8 +14,7 @@ import type { CacheObject } from './data.ts';
 import type { Filter } from './framing.ts';
 import { plainSearchDelegate } from '../search/shortcut.ts';
 import { verifyUserEvent } from './signed.ts';
-
-const KIND_EVENT_IDS = 10000122;
+import { CacheKind } from '../../core/kinds.ts';
 
 export interface PlainResult {
   objects: CacheObject[];
@@ -57,7 +56,7 @@ export async function runPlainFilter(filter: Filter, ctx: ServerContext): Promis
      ORDER BY created_at DESC, id ASC LIMIT ?`,
     [...params, limit],
   );
-  if (idsonly) return { objects: [{ kind: KIND_EVENT_IDS, ids: rows.map((r) => r.id) }], live: { idsonly } };
+  if (idsonly) return { objects: [{ kind: CacheKind.EVENT_IDS, ids: rows.map((r) => r.id) }], live: { idsonly } };
   const objects = rows.map((r) => ({
     id: r.id,
     pubkey: r.pubkey,
@@ -121,5 +120,5 @@ export function subscribeLive(ctx: ServerContext, listener: LiveListener): () =>
 }
 
 export function livePush(ev: NostrEvent, idsonly: boolean): CacheObject {
-  return idsonly ? { kind: KIND_EVENT_IDS, ids: [ev.id] } : (ev as unknown as CacheObject);
+  return idsonly ? { kind: CacheKind.EVENT_IDS, ids: [ev.id] } : (ev as unknown as CacheObject);
 }

@@ -3,7 +3,7 @@
  * connection looks names up and never knows what a command does.
  */
 import type { ServerContext } from '../context.ts';
-import type { Args } from './args.ts';
+import { Args, CommandError, type Kwargs } from './args.ts';
 import type { CacheObject } from './data.ts';
 import { dmCommands } from './commands/dms.ts';
 import { leaderboardCommands } from './commands/leaderboards.ts';
@@ -11,6 +11,7 @@ import { membershipCommands } from './commands/membership.ts';
 import { walletCommands } from '../wallet/ops.ts';
 import { liveCommands } from './commands/live.ts';
 import { feedCommands } from './commands/feeds.ts';
+import { feedSpecCommands } from './commands/feed-specs.ts';
 import { listCommands } from './commands/lists.ts';
 import { mediaCommands } from './commands/media.ts';
 import { catalogueCommands } from './commands/catalogue.ts';
@@ -44,14 +45,24 @@ export interface ConnectionInfo {
 export interface CommandEnv {
   ctx: ServerContext;
   conn: ConnectionInfo;
+  /**
+   * Runs another registered command on the same connection. The dispatching commands
+   * (advanced_feed, feed_directive, multi_kind_*) reach the others through it, so no command
+   * module imports this table (which imports them all).
+   */
+  run(name: string, kwargs: Kwargs): Promise<CacheObject[]>;
 }
 
 export type Command = (args: Args, env: CommandEnv) => Promise<CacheObject[]>;
+
+/** The code that answers one kind of mega_feed_directive spec (commands/feed-specs.ts), with the outer request's args. */
+export type SpecFeed = (args: Args, spec: Record<string, unknown>, env: CommandEnv) => Promise<CacheObject[]>;
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ...settingsCommands,
   ...userCommands,
   ...feedCommands,
+  ...feedSpecCommands,
   ...scoredCommands,
   ...threadCommands,
   ...listCommands,
@@ -78,6 +89,20 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ...membershipCommands,
   ...walletCommands,
 ]);
+
+/** The environment commands run in, its `run` looking names up in `commands` (the wallet socket has its own table). */
+export function commandEnv(ctx: ServerContext, conn: ConnectionInfo, commands: ReadonlyMap<string, Command> = COMMANDS): CommandEnv {
+  const env: CommandEnv = {
+    ctx,
+    conn,
+    run: async (name, kwargs) => {
+      const command = commands.get(name);
+      if (!command) throw new CommandError('unknown api request');
+      return command(new Args(kwargs), env);
+    },
+  };
+  return env;
+}
 
 /** Commands whose overrun is reported as a partial page rather than an error (S §1.2). */
 export const PARTIAL_ON_TIMEOUT = new Set(['feed', 'get_notifications']);

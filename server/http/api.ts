@@ -8,7 +8,7 @@ import { Args, CommandError, isHex64 } from '../cache/args.ts';
 import { ASYNC_COMMANDS } from '../cache/async.ts';
 import type { CacheObject } from '../cache/data.ts';
 import { MAX_FRAME_BYTES } from '../cache/framing.ts';
-import { COMMANDS, type CommandEnv } from '../cache/registry.ts';
+import { COMMANDS, commandEnv, type CommandEnv } from '../cache/registry.ts';
 import type { ServerContext } from '../context.ts';
 import { untrustedHeaders } from './untrusted.ts';
 
@@ -98,13 +98,10 @@ export async function postApi(ctx: ServerContext, req: IncomingMessage, res: Ser
   const kwargs = parsed[1] ?? {};
   if (typeof kwargs !== 'object' || Array.isArray(kwargs)) return json(res, 400, { error: 'invalid request: kwargs must be an object' });
   const kw = kwargs as Record<string, unknown>;
-  const env: CommandEnv = {
-    ctx,
-    conn: {
-      userPubkey: isHex64(kw.user_pubkey) ? kw.user_pubkey.toLowerCase() : undefined,
-      localPort: req.socket.localPort,
-    },
-  };
+  const env = commandEnv(ctx, {
+    userPubkey: isHex64(kw.user_pubkey) ? kw.user_pubkey.toLowerCase() : undefined,
+    localPort: req.socket.localPort,
+  });
   try {
     json(res, 200, await withBudget(runCommand(parsed[0], kw, env)));
   } catch (err) {

@@ -65,6 +65,9 @@ async function status(ctx: ServerContext, res: ServerResponse): Promise<void> {
     relayConnections: ctx.stats.relayConnections,
     relayConnectionsTotal: ctx.stats.relayConnectionsTotal,
     events: Number(row?.n ?? 0),
+    // Several processes on one PostgreSQL: which one runs the periodic jobs.
+    leader: ctx.cluster?.isLeader() ?? false,
+    processId: ctx.cluster?.processId ?? '',
     // Resident memory, so load and fuzz runs can see the server's footprint from outside.
     rssBytes: process.memoryUsage().rss,
   });

@@ -19,9 +19,16 @@ export function ownRelayUrl(host: string, port: number): string {
   return `ws://${h}:${port}/relay`;
 }
 
-export async function startLightning(ctx: ServerContext, port: number): Promise<void> {
-  const relay = ownRelayUrl(ctx.config.host, port);
-  setOwnRelay(ctx, relay);
+/** Every process: receipts are published into the relay this process serves. */
+export function startLightning(ctx: ServerContext, port: number): void {
+  setOwnRelay(ctx, ownRelayUrl(ctx.config.host, port));
+}
+
+/**
+ * The leading process only (server/cluster/leader.ts): invoice pruning and the NIP-47 wallet
+ * service, whose requests reach every process and must be answered once.
+ */
+export async function startLightningJobs(ctx: ServerContext, port: number): Promise<void> {
   const prune = () =>
     pruneInvoices(ctx.db, ctx.now()).catch((err: unknown) => {
       if (ctx.config.verbose) console.error('Számlatörlési hiba:', err);
@@ -30,10 +37,11 @@ export async function startLightning(ctx: ServerContext, port: number): Promise<
   const timer = setInterval(prune, PRUNE_INTERVAL_MS);
   timer.unref();
   pruners.set(ctx, timer);
-  await startWalletService(ctx, relay);
+  await startWalletService(ctx, ownRelayUrl(ctx.config.host, port));
 }
 
 export async function stopLightning(ctx: ServerContext): Promise<void> {
   clearInterval(pruners.get(ctx));
+  pruners.delete(ctx);
   await stopWalletService(ctx);
 }

@@ -6,9 +6,7 @@
 import type { CacheObject } from '../cache/data.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
-
-export const KIND_MEDIA_METADATA = 10000119;
-export const KIND_LINK_METADATA = 10000128;
+import { CacheKind } from '../../core/kinds.ts';
 
 /** Target widths of the resized variants; the original ('o') keeps its own size. */
 export const VARIANT_WIDTH = { s: 200, m: 400, l: 800 } as const;
@@ -113,12 +111,12 @@ export async function mediaAndLinkMetadata(db: Queryable, events: Iterable<Nostr
     const m = media.get(id);
     if (m) {
       const resources = m.map((r) => ({ url: r.url, mt: r.mimetype, variants: variantsOf(r) }));
-      out.push({ kind: KIND_MEDIA_METADATA, content: JSON.stringify({ event_id: id, resources, thumbnails: {} }) });
+      out.push({ kind: CacheKind.MEDIA_METADATA, content: JSON.stringify({ event_id: id, resources, thumbnails: {} }) });
     }
     const l = links.get(id);
     if (l) {
       const resources = l.map(({ event_id: _e, ...r }) => r);
-      out.push({ kind: KIND_LINK_METADATA, content: JSON.stringify({ event_id: id, resources }) });
+      out.push({ kind: CacheKind.LINK_METADATA, content: JSON.stringify({ event_id: id, resources }) });
     }
   }
   return out;

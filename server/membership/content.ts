@@ -8,11 +8,7 @@ import type { NostrEvent, ServerContext } from '../context.ts';
 import { contactListHistory } from '../ingest/contact-history.ts';
 import { blobUrl, deleteBlob } from '../upload/blobs.ts';
 import { storageQuota } from './store.ts';
-
-export const KIND_MEDIA_STATS = 10000163;
-export const KIND_MEDIA_LIST = 10000164;
-export const KIND_RECOVERY_CONTACT_LISTS = 10000165;
-export const KIND_CONTENT_STATS = 10000166;
+import { CacheKind } from '../../core/kinds.ts';
 
 /** Spec §7: media uploads pages of 20, at most 100. */
 const UPLOADS_DEFAULT = 20;
@@ -56,7 +52,7 @@ export async function mediaUploads(ctx: ServerContext, pubkey: string, args: Arg
     [pubkey, since, until, limit, offset],
   );
   const list = rows.map((r) => ({ url: blobUrl(origin, r.sha256, r.type), size: Number(r.size), mimetype: r.type, created_at: Number(r.uploaded) }));
-  return [{ kind: KIND_MEDIA_LIST, content: JSON.stringify(list) }];
+  return [{ kind: CacheKind.MEDIA_LIST, content: JSON.stringify(list) }];
 }
 
 /** Removes the signer's ownership of the blob the URL names; the file goes with its last owner. */
@@ -91,7 +87,7 @@ export async function recoveryContactLists(ctx: ServerContext, pubkey: string): 
 function recoveryReply(best: Map<number, { ev: NostrEvent; follows: number }>): CacheObject[] {
   const picked = [...best.entries()].sort((a, b) => b[0] - a[0]).map(([, v]) => v);
   const summary = picked.map((p) => ({ event_id: p.ev.id, created_at: p.ev.created_at, follows: p.follows }));
-  return [...wire(picked.map((p) => p.ev)), { kind: KIND_RECOVERY_CONTACT_LISTS, content: JSON.stringify(summary) }];
+  return [...wire(picked.map((p) => p.ev)), { kind: CacheKind.RECOVERY_CONTACT_LISTS, content: JSON.stringify(summary) }];
 }
 
 function parseTags(text: string): string[][] {
@@ -109,7 +105,7 @@ export async function contentStats(ctx: ServerContext, pubkey: string): Promise<
     'SELECT kind, COUNT(*) AS cnt FROM events WHERE pubkey = ? GROUP BY kind ORDER BY kind',
     [pubkey],
   );
-  return [{ kind: KIND_CONTENT_STATS, content: JSON.stringify(rows.map((r) => ({ kind: Number(r.kind), cnt: Number(r.cnt) }))) }];
+  return [{ kind: CacheKind.CONTENT_STATS, content: JSON.stringify(rows.map((r) => ({ kind: Number(r.kind), cnt: Number(r.cnt) }))) }];
 }
 
 /** One page of the signer's events, oldest first from `since`, so a backup walks forward page by page. */

@@ -80,8 +80,12 @@ export function memberNip05(ctx: ServerContext, name: string): Promise<string | 
 }
 
 /** Reads the configuration (a bad EXCHANGE_RATES stops the start) and resumes unfinished rebroadcasts. */
-export async function startMembership(ctx: ServerContext): Promise<void> {
+export function startMembership(ctx: ServerContext): void {
   membershipConfig(ctx);
+}
+
+/** The leading process only: a rebroadcast left running by a stopped process goes on here once. */
+export async function startMembershipJobs(ctx: ServerContext): Promise<void> {
   await resumeRebroadcasts(ctx);
 }
 

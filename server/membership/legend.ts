@@ -8,9 +8,8 @@ import { inChunks, type CacheObject } from '../cache/data.ts';
 import type { ServerContext } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import { isPremium, membershipOf, type Membership } from './store.ts';
+import { CacheKind } from '../../core/kinds.ts';
 
-export const KIND_LEGEND_CUSTOMIZATION = 10000168;
-export const KIND_MEMBERSHIP_COHORTS = 10000169;
 export const LEGEND_STYLES = ['', 'GOLD', 'AQUA', 'SILVER', 'PURPLE', 'PURPLEHAZE', 'TEAL', 'BROWN', 'BLUE', 'SUNFIRE'] as const;
 const MAX_SHOUTOUT = 140;
 
@@ -94,8 +93,8 @@ export async function membershipDecorations(ctx: ServerContext, pubkey: string):
   const m = await membershipOf(ctx.db, pubkey, ctx.now());
   if (!isPremium(m)) return [];
   const out: CacheObject[] = [];
-  if (m.tier === 'premium-legend') out.push(synthetic(KIND_LEGEND_CUSTOMIZATION, { [pubkey]: await customizationOf(ctx.db, pubkey) }));
-  out.push(synthetic(KIND_MEMBERSHIP_COHORTS, { [pubkey]: cohortOf(m) }));
+  if (m.tier === 'premium-legend') out.push(synthetic(CacheKind.LEGEND_CUSTOMIZATION, { [pubkey]: await customizationOf(ctx.db, pubkey) }));
+  out.push(synthetic(CacheKind.MEMBERSHIP_COHORTS, { [pubkey]: cohortOf(m) }));
   return out;
 }
 
@@ -156,8 +155,8 @@ export async function bulkDecorations(ctx: ServerContext, pubkeys: Iterable<stri
     }
   }
   const out: CacheObject[] = [];
-  if (Object.keys(legends).length) out.push(synthetic(KIND_LEGEND_CUSTOMIZATION, legends));
-  out.push(synthetic(KIND_MEMBERSHIP_COHORTS, cohorts));
+  if (Object.keys(legends).length) out.push(synthetic(CacheKind.LEGEND_CUSTOMIZATION, legends));
+  out.push(synthetic(CacheKind.MEMBERSHIP_COHORTS, cohorts));
   return out;
 }
 

@@ -11,7 +11,6 @@ import { publishToRelay } from '../ingest/publish.ts';
 import { isPrivateAddress } from '../media/guard.ts';
 import { membershipConfig } from './config.ts';
 
-export const KIND_BROADCAST_STATUS = 10000167;
 const BATCH = 50;
 const MAX_RELAYS = 10;
 const RELAY_CONCURRENCY = 4;

@@ -6,6 +6,9 @@ import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from
 // so both backends hand the same row shapes to the code above the seam.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/** Any fixed number; every Strucc process asks for the same one (see server/cluster/leader.ts for the other). */
+const SCHEMA_LOCK_KEY = 7_352_441_000;
+
 /** Rewrites the portable `?` placeholders to PostgreSQL's `$1, $2, …`. */
 export function toPgPlaceholders(sql: string): string {
   let n = 0;
@@ -37,11 +40,23 @@ function bind(client: pg.Pool | pg.PoolClient): Queryable {
 /** The store for deployments that outgrow one machine's SQLite file. */
 export async function openPostgres(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 8 });
-  await pool.query(SCHEMA_VERSION_TABLE);
-  const version = await pool.query('SELECT version FROM schema_version WHERE id = $1', [1]);
-  checkSchemaVersion(version.rows[0]?.version);
-  for (const stmt of SCHEMA) await pool.query(stmt);
-  await pool.query('INSERT INTO schema_version (id, version) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [1, SCHEMA_VERSION]);
+  // Several processes may start on one database at once; CREATE … IF NOT EXISTS is not safe
+  // against a concurrent twin, so they take turns.
+  const setup = await pool.connect();
+  try {
+    await setup.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
+    await setup.query(SCHEMA_VERSION_TABLE);
+    const version = await setup.query('SELECT version FROM schema_version WHERE id = $1', [1]);
+    checkSchemaVersion(version.rows[0]?.version);
+    for (const stmt of SCHEMA) await setup.query(stmt);
+    await setup.query('INSERT INTO schema_version (id, version) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [1, SCHEMA_VERSION]);
+  } catch (err) {
+    setup.release();
+    await pool.end();
+    throw err;
+  }
+  await setup.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK_KEY]).catch(() => undefined);
+  setup.release();
   const q = bind(pool);
 
   // Same contract as the SQLite store: transactions do not overlap each other.

@@ -8,9 +8,8 @@ import { verifyUserEvent } from '../cache/signed.ts';
 import { parseCacheFilter, parseClientMessage, Writer } from '../cache/framing.ts';
 import type { ServerContext } from '../context.ts';
 import { ChunkedUploads, UploadError } from './chunks.ts';
+import { CacheKind } from '../../core/kinds.ts';
 
-export const KIND_UPLOAD_CHUNK = 10000135;
-export const KIND_UPLOADED = 10000121;
 /** A 1 MB chunk is about 1.4 MB of base64 inside the signed event. */
 const MAX_UPLOAD_EVENT_CHARS = 2 * 1024 * 1024;
 const MAX_PENDING = 16;
@@ -43,7 +42,7 @@ function toText(data: WebSocket.RawData): string {
 
 async function run(ctx: ServerContext, command: string, kwargs: Record<string, unknown>, localPort: number | undefined) {
   if (command !== 'upload_chunk' && command !== 'upload_complete' && command !== 'upload_cancel') throw new UploadError('unknown api request');
-  const ev = await verifyUserEvent(kwargs.event_from_user, { kinds: [KIND_UPLOAD_CHUNK], now: ctx.now(), maxChars: MAX_UPLOAD_EVENT_CHARS });
+  const ev = await verifyUserEvent(kwargs.event_from_user, { kinds: [CacheKind.UPLOAD_CHUNK], now: ctx.now(), maxChars: MAX_UPLOAD_EVENT_CHARS });
   if (typeof ev === 'string') throw new UploadError(ev);
   let content: unknown;
   try {
@@ -63,7 +62,7 @@ async function run(ctx: ServerContext, command: string, kwargs: Record<string, u
     return [];
   }
   const blob = await uploads.complete(ev.pubkey, c, origin(ctx, localPort));
-  return [{ kind: KIND_UPLOADED, content: blob.url }];
+  return [{ kind: CacheKind.UPLOADED, content: blob.url }];
 }
 
 export function handleUploadConnection(ws: WebSocket, ctx: ServerContext): void {

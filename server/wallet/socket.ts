@@ -11,7 +11,7 @@ import { membershipAsyncCommands, membershipCommands } from '../cache/commands/m
 import { leaderboardCommands } from '../cache/commands/leaderboards.ts';
 import type { CacheObject } from '../cache/data.ts';
 import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Writer } from '../cache/framing.ts';
-import type { Command, ConnectionInfo } from '../cache/registry.ts';
+import { commandEnv, type Command, type ConnectionInfo } from '../cache/registry.ts';
 import type { ServerContext } from '../context.ts';
 import { walletCommands } from './ops.ts';
 
@@ -77,7 +77,7 @@ export function handleWalletConnection(ws: WebSocket, ctx: ServerContext): void 
       for (const filter of msg.filters) {
         const parsed = parseCacheFilter(filter);
         if ('error' in parsed) throw new CommandError(parsed.error);
-        const env = { ctx, conn };
+        const env = commandEnv(ctx, conn, COMMANDS);
         const asyncCommand = ASYNC.get(parsed.command);
         if (asyncCommand) {
           if (hub.size >= MAX_SUBSCRIPTIONS) throw new CommandError('too many subscriptions');

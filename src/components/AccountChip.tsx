@@ -6,8 +6,8 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
-import { displayName, emptyProfile, parseProfile } from '../../worker/profile';
-import type { AccountSnapshot, ActionResult, NostrEvent, Profile, StruccApi } from '../../worker/types';
+import { displayName, emptyProfile, parseProfile } from '../../core/profile';
+import type { AccountSnapshot, ActionResult, NostrEvent, Profile, StruccApi } from '../../core/types';
 import { Avatar } from './Avatar';
 import { openLogin, openOverlay } from '../lib/overlays';
 import '../styles/account.css';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Profile } from '../../worker/types';
+import type { Profile } from '../../core/types';
 import { mediaUrl } from '../lib/media';
 import { findOnMediaServers } from '../lib/mediaFallback';
 import { legendClass } from './MemberBadge';

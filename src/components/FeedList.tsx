@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote, FeedStatus } from '../../worker/types';
+import type { FeedNote, FeedStatus } from '../../core/types';
 import { NoteCard } from './NoteCard';
 import { NoteSkeleton } from './NoteSkeleton';
 import { WindowList } from './WindowList';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { FeedDefinition, FeedList } from '../../worker/types';
+import type { FeedDefinition, FeedList } from '../../core/types';
 import { FeedSwitcherEdit } from './feedSettings/FeedSwitcherEdit';
 
 interface FeedSwitcherProps {

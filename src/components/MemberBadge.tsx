@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Profile } from '../../worker/types';
+import type { Profile } from '../../core/types';
 import '../styles/legend.css';
 
 /** The legend's style class for a profile, or '' for everyone else. */

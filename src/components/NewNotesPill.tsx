@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { Profile } from '../../worker/types';
-import { displayName } from '../../worker/profile';
+import type { Profile } from '../../core/types';
+import { displayName } from '../../core/profile';
 import { formatBadgeCount } from '../lib/format';
 import { Avatar } from './Avatar';
 import { ArrowUpIcon } from './Icons';

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote, NoteActions, NoteStats as Stats, ReactionTab } from '../../worker/types';
+import type { FeedNote, NoteActions, NoteStats as Stats, ReactionTab } from '../../core/types';
 import { formatCount } from '../lib/format';
 import { NOTE_NS } from '../lib/noteI18n';
 import { LikeIcon, ReplyIcon, RepostIcon, ZapIcon } from './Icons';

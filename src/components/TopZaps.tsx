@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { Profile, TopZap } from '../../worker/types';
-import { displayName, emptyProfile } from '../../worker/profile';
+import type { Profile, TopZap } from '../../core/types';
+import { displayName, emptyProfile } from '../../core/profile';
 import { formatCount } from '../lib/format';
 import { NOTE_NS } from '../lib/noteI18n';
 import { Avatar } from './Avatar';

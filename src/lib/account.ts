@@ -5,7 +5,7 @@
 import { useSyncExternalStore } from 'react';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
 import { checkFirstScreenViewer } from './firstScreen';
-import type { AccountAction, AccountSnapshot, ActionResult, SettingsAction, StruccApi } from '../../worker/types';
+import type { AccountAction, AccountSnapshot, ActionResult, SettingsAction, StruccApi } from '../../core/types';
 
 /** The worker implements every optional method; Comlink's Remote cannot call an optional one. */
 export type FullApi = Comlink.Remote<Required<StruccApi>>;

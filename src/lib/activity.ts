@@ -2,7 +2,7 @@
  * Reports this tab's mouse, scroll, key and touch activity to the worker, at most once per
  * ACTIVITY_REPORT_THROTTLE_MS: the worker sleeps only when every tab has been quiet for 5 minutes.
  */
-import { ACTIVITY_REPORT_THROTTLE_MS } from '../../worker/config';
+import { ACTIVITY_REPORT_THROTTLE_MS } from '../../core/config';
 import { connect, tabId } from '../worker-client';
 
 const EVENTS = ['mousemove', 'mousedown', 'keydown', 'wheel', 'scroll', 'touchstart'] as const;

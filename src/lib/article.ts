@@ -4,7 +4,7 @@
  * Pure, so the rules are unit-tested without a browser.
  */
 import { decode } from 'nostr-tools/nip19';
-import type { NostrEvent, UnsignedEvent } from '../../worker/types';
+import type { NostrEvent, UnsignedEvent } from '../../core/types';
 
 export const LONG_FORM_KIND = 30023;
 /** Slugs longer than this are cut at a word boundary: the naddr and the URL stay readable. */

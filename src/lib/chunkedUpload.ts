@@ -4,12 +4,11 @@
  * confirmed with its total length and sha256; the server answers with the blob's URL (10000121).
  * The socket lives in the tab that holds the File, so megabytes never cross to the worker.
  */
-import type { NostrEvent, UnsignedEvent } from '../../worker/types';
-import { encodeReq, parseFrame } from '../../worker/protocol';
+import type { NostrEvent, UnsignedEvent } from '../../core/types';
+import { encodeReq, parseFrame } from '../../core/protocol';
 import { UploadProgressEstimate, type UploadTiming } from './uploadTime';
+import { CacheKind } from '../../core/kinds';
 
-export const KIND_UPLOAD_CHUNK = 10000135;
-export const KIND_UPLOADED = 10000121;
 /** The reference sends ¼–1 MB; half a megabyte keeps a signed chunk well under the server's frame cap. */
 export const CHUNK_BYTES = 512 * 1024;
 const OPEN_TIMEOUT_MS = 5000;
@@ -167,7 +166,7 @@ export async function uploadInChunks(file: File, options: ChunkedUploadOptions):
   const size = options.chunkBytes ?? CHUNK_BYTES;
   const uploadId = crypto.randomUUID();
   const signed = (content: object) =>
-    sign({ kind: KIND_UPLOAD_CHUNK, created_at: Math.floor(Date.now() / 1000), tags: [['p', pubkey]], content: JSON.stringify(content) });
+    sign({ kind: CacheKind.UPLOAD_CHUNK, created_at: Math.floor(Date.now() / 1000), tags: [['p', pubkey]], content: JSON.stringify(content) });
   const cancelled = () => signal?.aborted === true;
 
   const socket = await UploadSocket.open(options.url, signal);
@@ -189,7 +188,7 @@ export async function uploadInChunks(file: File, options: ChunkedUploadOptions):
     if (cancelled()) throw new ChunkedUploadError('cancelled');
     const sha256 = await options.sha256(file);
     const reply = await socket.request('upload_complete', await signed({ upload_id: uploadId, file_length: file.size, sha256 }));
-    const uploaded = reply.find((o) => o.kind === KIND_UPLOADED && typeof o.content === 'string');
+    const uploaded = reply.find((o) => o.kind === CacheKind.UPLOADED && typeof o.content === 'string');
     if (!uploaded) throw new ChunkedUploadError('refused');
     options.onMeasured?.(estimate.finish());
     options.onProgress?.(1);

@@ -4,7 +4,7 @@
  * IndexedDB cache and socket are ~400 ms away on a warm load); the worker's snapshot then takes
  * over. Only the first screen is kept, so the read is small and synchronous.
  */
-import type { FeedDefinition, FeedNote, FeedSnapshot } from '../../worker/types';
+import type { FeedDefinition, FeedNote, FeedSnapshot } from '../../core/types';
 import { dropPaintedCopy } from './paintedCopy';
 
 const KEY = 'strucc:firstScreen';

@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SocketSnapshot } from '../../worker/types';
+import type { SocketSnapshot } from '../../core/types';
 import { Comlink, connect, getApi, tabId } from '../worker-client';
 
 /** Sets the document title as '<page> · Strucc'. */

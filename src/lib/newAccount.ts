@@ -2,8 +2,9 @@
  * The pure half of account creation (/new) and the username rule it shares with the profile
  * editor: validation, the wizard's saved progress, and the three events published at the end.
  */
-import { parseProfile } from '../../worker/profile';
-import type { CacheReply, NostrEvent, Profile, RelayFlags, UnsignedEvent } from '../../worker/types';
+import { parseProfile } from '../../core/profile';
+import type { CacheReply, NostrEvent, Profile, RelayFlags, UnsignedEvent } from '../../core/types';
+import { CacheKind } from '../../core/kinds';
 
 /** Spec §5: no accents, spaces or special characters — ASCII letters, digits, '_', '-' and '.'. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
@@ -130,7 +131,7 @@ export interface SuggestedGroup {
 }
 
 /** SUGGESTED_USERS (10000134) groups joined with the kind 0s sent along; each person once. */
-export function parseSuggestedUsers(reply: CacheReply, kind = 10000134): SuggestedGroup[] {
+export function parseSuggestedUsers(reply: CacheReply, kind: number = CacheKind.SUGGESTED_USERS): SuggestedGroup[] {
   const profiles = new Map<string, Profile>();
   for (const e of reply.events) {
     if (e.kind === 0 && typeof e.pubkey === 'string') profiles.set(e.pubkey, parseProfile(e as unknown as NostrEvent));

@@ -3,7 +3,7 @@
  * items) as pure functions, so their shapes are tested without a browser.
  */
 import { naddrEncode, neventEncode, noteEncode, npubEncode } from 'nostr-tools/nip19';
-import type { NostrEvent, NoteActions, NoteStats, UnsignedEvent } from '../../worker/types';
+import type { NostrEvent, NoteActions, NoteStats, UnsignedEvent } from '../../core/types';
 
 export const KIND_DELETION = 5;
 export const KIND_REPOST = 6;

@@ -5,7 +5,7 @@
  * At most 3 tags carry a relay hint (spec §9). Pure, so it is unit tested without a browser.
  */
 import { decode, naddrEncode, neventEncode } from 'nostr-tools/nip19';
-import type { NostrEvent, UnsignedEvent } from '../../worker/types';
+import type { NostrEvent, UnsignedEvent } from '../../core/types';
 
 export const MAX_RELAY_HINTS = 3;
 /** Bech32 longer than this is not an identifier anyone typed (spec §9). */

@@ -4,7 +4,7 @@
  * only when it first opens.
  */
 import { useSyncExternalStore } from 'react';
-import type { FeedNote } from '../../worker/types';
+import type { FeedNote } from '../../core/types';
 import { accountSnapshot, fullApi } from './account';
 
 export interface ComposerRequest {

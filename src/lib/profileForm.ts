@@ -3,7 +3,7 @@
  * the kind-0 content that keeps every field another client wrote, and the reload-proof draft.
  */
 import { usernameProblem } from './newAccount';
-import type { UnsignedEvent } from '../../worker/types';
+import type { UnsignedEvent } from '../../core/types';
 
 export interface ProfileFormValues {
   displayName: string;

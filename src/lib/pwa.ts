@@ -12,7 +12,7 @@ import { registerNamespace } from '../i18n';
 import hu from '../../locales/hu/pwa.json';
 import en from '../../locales/en/pwa.json';
 import { Comlink, connect, tabId } from '../worker-client';
-import type { SocketSnapshot } from '../../worker/types';
+import type { SocketSnapshot } from '../../core/types';
 import { PwaStatus } from '../components/pwa/PwaStatus';
 
 export interface PwaState {

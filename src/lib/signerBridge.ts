@@ -4,7 +4,7 @@
  * Extensions inject window.nostr late, so it is looked up on every call, never cached.
  */
 import { Comlink, connect, tabId, type Api } from '../worker-client';
-import type { AccountSnapshot, NostrEvent, SignerBridge, StruccApi, UnsignedEvent } from '../../worker/types';
+import type { AccountSnapshot, NostrEvent, SignerBridge, StruccApi, UnsignedEvent } from '../../core/types';
 
 interface Nip07Cipher {
   encrypt(pubkey: string, plaintext: string): Promise<string>;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FeedDefinition, FeedSnapshot } from '../../worker/types';
+import type { FeedDefinition, FeedSnapshot } from '../../core/types';
 import { Comlink, connect, getApi, tabId } from '../worker-client';
 import { firstScreenFeeds, firstScreenSnapshot, keepFirstScreenFeeds, keepFirstScreenNotes } from './firstScreen';
 import { schedulePaintedCopy } from './paintedCopy';

@@ -3,7 +3,7 @@
  * read from whichever form a client stored (zapDefault/zapConfig, or the old numeric
  * defaultZapAmount/zapOptions), validated, and written back in both forms.
  */
-import type { AppSettings } from '../../worker/types';
+import type { AppSettings } from '../../core/types';
 
 export interface ZapOption {
   emoji: string;

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
-import type { FeedNote } from '../../worker/types';
-import { displayName, toNpub } from '../../worker/profile';
+import type { FeedNote } from '../../core/types';
+import { displayName, toNpub } from '../../core/profile';
 import { NoteCard } from '../components/NoteCard';
 import { FeedSkeleton } from '../components/NoteSkeleton';
 import { NoteActionsRow } from '../components/actions/NoteActionsRow';

@@ -6,8 +6,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
-import type { Profile } from '../../worker/types';
-import { toNpub } from '../../worker/profile';
+import type { Profile } from '../../core/types';
+import { toNpub } from '../../core/profile';
 import { useAccount } from '../lib/account';
 import { usePageTitle } from '../lib/hooks';
 import { toastError, toastSuccess } from '../lib/toast';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { MobileRelease, ReleasesSnapshot } from '../../worker/types';
+import type { MobileRelease, ReleasesSnapshot } from '../../core/types';
 import { connect } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';
 import { remote, useReleases } from '../components/notifications/badges';

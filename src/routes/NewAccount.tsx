@@ -22,8 +22,8 @@ import {
   type WizardState,
   type WizardStep,
 } from '../lib/newAccount';
-import { parseProfile } from '../../worker/profile';
-import type { AccountSnapshot, NostrEvent } from '../../worker/types';
+import { parseProfile } from '../../core/profile';
+import type { AccountSnapshot, NostrEvent } from '../../core/types';
 import { StepIndicator } from '../components/newAccount/StepIndicator';
 import { UsernameStep } from '../components/newAccount/UsernameStep';
 import { ProfileStep } from '../components/newAccount/ProfileStep';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TabStrip } from '../components/TabStrip';
 import { Link } from 'wouter';
-import type { NotificationsSnapshot, NotificationTypeGroup, StruccApi } from '../../worker/types';
+import type { NotificationsSnapshot, NotificationTypeGroup, StruccApi } from '../../core/types';
 import { registerNamespace } from '../i18n';
 import { Comlink, connect, tabId, type Api } from '../worker-client';
 import { usePageTitle } from '../lib/hooks';

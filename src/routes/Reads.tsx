@@ -16,11 +16,11 @@ import { usePageTitle } from '../lib/hooks';
 import { useFeed } from '../lib/useFeed';
 import hu from '../../locales/hu/reads.json';
 import en from '../../locales/en/reads.json';
+import { CacheKind } from '../../core/kinds';
 import '../styles/reads.css';
 
 registerNamespace('reads', { hu, en });
 
-const KIND_READS_FEEDS = 10000152;
 const SELECTED_FEED_KEY = 'readsFeed';
 
 function decodeTopic(raw: string | undefined): string | undefined {
@@ -51,7 +51,7 @@ export default function ReadsRoute() {
   const userFeeds = useSwitcherFeeds('reads');
   const feedsReply = useCacheRequest(topic || userFeeds ? null : 'get_reads_feeds', undefined, 'reads-feeds');
   const defaultFeeds = useMemo(
-    () => parseFeedList(syntheticContent(readyEvents(feedsReply.state), KIND_READS_FEEDS)).filter((f) => f.enabled),
+    () => parseFeedList(syntheticContent(readyEvents(feedsReply.state), CacheKind.READS_FEEDS)).filter((f) => f.enabled),
     [feedsReply.state],
   );
   const feeds = userFeeds ?? defaultFeeds;

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { DEMO_LOGIN } from '../../server/demo/accounts.ts';
-import { displayName, emptyProfile, parseProfile } from '../../worker/profile.ts';
-import type { ActionResult, RelayInfo, StruccApi } from '../../worker/types.ts';
+import { displayName, emptyProfile, parseProfile } from '../../core/profile.ts';
+import type { ActionResult, RelayInfo, StruccApi } from '../../core/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { queryRelay, signIn } from './support/session.ts';

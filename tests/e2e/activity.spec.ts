@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ACTIVITY_REPORT_THROTTLE_MS } from '../../worker/config.ts';
-import type { ActivitySnapshot, ActivityState, StruccApi } from '../../worker/types.ts';
+import { ACTIVITY_REPORT_THROTTLE_MS } from '../../core/config.ts';
+import type { ActivitySnapshot, ActivityState, StruccApi } from '../../core/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 

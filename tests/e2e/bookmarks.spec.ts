@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { decode } from 'nostr-tools/nip19';
-import type { ActionResult } from '../../worker/types.ts';
+import type { ActionResult } from '../../core/types.ts';
 import { englishIn } from './support/catalogue.ts';
 import { demoIds } from './support/routes.ts';
 import { baseUrl, latestEvent, openApp, queryRelay, signIn, type Driven } from './support/session.ts';

@@ -10,8 +10,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { neventEncode, npubEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';
-import { displayName, parseProfile } from '../../worker/profile.ts';
-import type { AccountSnapshot } from '../../worker/types.ts';
+import { displayName, parseProfile } from '../../core/profile.ts';
+import type { AccountSnapshot } from '../../core/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { type Driven, latestEvent, openApp, publishAccepted, queryRelay, relayUrl, signIn } from './support/session.ts';
 

@@ -3,11 +3,11 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import * as nip04 from 'nostr-tools/nip04';
 import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
-import type { AccountSnapshot, LogEntry } from '../../worker/types.ts';
+import type { AccountSnapshot, LogEntry } from '../../core/types.ts';
 import { englishIn } from './support/catalogue.ts';
 import { DEMO_LOGIN_NSEC, demoUser } from '../../server/demo/accounts.ts';
 import { DEMO_LOGIN_DM_PEERS } from '../../server/demo/private.ts';
-import { displayName, parseProfile } from '../../worker/profile.ts';
+import { displayName, parseProfile } from '../../core/profile.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { baseUrl, latestEvent, openApp, publishAccepted, queryRelay, signIn, useLocalRelay, type Driven } from './support/session.ts';
 

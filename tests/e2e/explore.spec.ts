@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import WebSocket from 'ws';
 import { finalizeEvent } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';
-import { DEFAULT_GUEST_PUBKEY } from '../../worker/config.ts';
+import { DEFAULT_GUEST_PUBKEY } from '../../core/config.ts';
 
 const base = () => process.env.STRUCC_URL!;
 const wsUrl = (path: string) => `${base().replace(/^http/, 'ws')}${path}`;

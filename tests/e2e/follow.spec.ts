@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { npubEncode } from 'nostr-tools/nip19';
-import type { PublishResult } from '../../worker/types.ts';
+import type { PublishResult } from '../../core/types.ts';
 import { type Driven, latestEvent, openApp, publishAccepted, queryRelay, signIn } from './support/session.ts';
 
 const now = () => Math.floor(Date.now() / 1000);

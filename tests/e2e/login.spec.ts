@@ -6,9 +6,9 @@ import { expect, test, type Page } from '@playwright/test';
 import * as nip04 from 'nostr-tools/nip04';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
-import { bytesToHex } from '../../worker/keys.ts';
+import { bytesToHex } from '../../core/keys.ts';
 import { sealWithPin } from '../../worker/pin.ts';
-import { displayName, emptyProfile } from '../../worker/profile.ts';
+import { displayName, emptyProfile } from '../../core/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { type Driven, latestEvent, openApp, queryRelay, useLocalRelay } from './support/session.ts';
 

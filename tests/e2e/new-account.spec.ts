@@ -9,7 +9,7 @@ import { decode } from 'nostr-tools/nip19';
 import { getPublicKey } from 'nostr-tools/pure';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { latestEvent, openApp, relayUrl, useLocalRelay, type Driven } from './support/session.ts';
-import type { AccountSnapshot } from '../../worker/types.ts';
+import type { AccountSnapshot } from '../../core/types.ts';
 
 function crc32(bytes: Buffer): number {
   let c = ~0;

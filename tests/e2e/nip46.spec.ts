@@ -7,7 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { npubEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
-import { displayName, emptyProfile } from '../../worker/profile.ts';
+import { displayName, emptyProfile } from '../../core/profile.ts';
 import { startBunker, type TestBunker } from '../support/bunker.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { baseUrl, type Driven, latestEvent, openApp, publishAccepted, relayUrl, useLocalRelay } from './support/session.ts';

@@ -6,7 +6,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
 import { decode, neventEncode, noteEncode, nsecEncode, npubEncode } from 'nostr-tools/nip19';
-import type { NostrEvent, PublishResult } from '../../worker/types.ts';
+import type { NostrEvent, PublishResult } from '../../core/types.ts';
 import { baseUrl, type Driven, latestEvent, openApp, publishAccepted, queryRelay, signIn } from './support/session.ts';
 
 const now = () => Math.floor(Date.now() / 1000);

@@ -1,9 +1,9 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO_LOGIN } from '../../server/demo/accounts.ts';
-import { displayName, emptyProfile } from '../../worker/profile.ts';
+import { displayName, emptyProfile } from '../../core/profile.ts';
 import { parseNotifications } from '../../worker/notifications.ts';
 import { sumNotificationCounts } from '../../machines/notifications.ts';
-import type { CacheObject as WorkerCacheObject } from '../../worker/types.ts';
+import type { CacheObject as WorkerCacheObject } from '../../core/types.ts';
 import { groupNotifications } from '../../src/components/notifications/group.ts';
 import { formatBadgeCount } from '../../src/lib/format.ts';
 import { cacheRequest, firstPushed } from './support/cache-client.ts';

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import WebSocket from 'ws';
 import { npubEncode } from 'nostr-tools/nip19';
 import { demoUser } from '../../server/demo/accounts.ts';
-import { DEFAULT_GUEST_PUBKEY } from '../../worker/config.ts';
+import { DEFAULT_GUEST_PUBKEY } from '../../core/config.ts';
 
 const base = () => process.env.STRUCC_URL!;
 

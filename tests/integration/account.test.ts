@@ -15,7 +15,7 @@ import { readConfig } from '../../server/config.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { WebSocketFactory, WebSocketLike } from '../../worker/relays.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
-import type { AccountSnapshot, NostrEvent, RelayInfo } from '../../worker/types.ts';
+import type { AccountSnapshot, NostrEvent, RelayInfo } from '../../core/types.ts';
 
 const wsFactory: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
 

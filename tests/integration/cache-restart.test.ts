@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
-import type { CacheObject, SocketSnapshot } from '../../worker/types.ts';
+import type { CacheObject, SocketSnapshot } from '../../core/types.ts';
 import { person, sign } from './people.ts';
 
 async function until<T>(probe: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {

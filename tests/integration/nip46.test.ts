@@ -15,7 +15,7 @@ import { readConfig } from '../../server/config.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { WebSocketFactory, WebSocketLike } from '../../worker/relays.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
-import type { AccountSnapshot, NostrEvent } from '../../worker/types.ts';
+import type { AccountSnapshot, NostrEvent } from '../../core/types.ts';
 import { startBunker, type TestBunker } from '../support/bunker.ts';
 
 const wsFactory: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
@@ -112,7 +112,6 @@ describe('remote signer (NIP-46) login against the real server', () => {
     expect(kind3?.tags).toContainEqual(['p', bob]);
     expect(verifyEvent({ ...(kind3 as NostrEvent) })).toBe(true);
   });
-
 
   it('a refused signature gives bunker-rejected and changes nothing', async () => {
     const api = apis[0];

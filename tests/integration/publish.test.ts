@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
-import type { NostrEvent, RelayInfo, UnsignedEvent } from '../../worker/types.ts';
+import type { NostrEvent, RelayInfo, UnsignedEvent } from '../../core/types.ts';
 import { deadRelayUrl, startPeerRelay, startSlowRelay, until, wsFactory, type TestRelay } from '../support/peer-relay.ts';
 
 const key = generateSecretKey();

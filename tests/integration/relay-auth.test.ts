@@ -16,7 +16,7 @@ import { startPeerRelay, until, wsFactory, type TestRelay } from '../support/pee
 import { RelayService } from '../../worker/relays.ts';
 import { Signer } from '../../worker/signer.ts';
 import { unwrapPrivateMessage, wrapPrivateMessage, type PrivateCrypto } from '../../worker/nip17.ts';
-import type { NostrEvent } from '../../worker/types.ts';
+import type { NostrEvent } from '../../core/types.ts';
 import { CacheClient } from './cache-client.ts';
 
 let dir: string;

@@ -12,7 +12,7 @@ import { readConfig } from '../../server/config.ts';
 import type { RelayMessage } from '../../machines/relay.ts';
 import { relayOf } from '../../machines/relayPool.ts';
 import { RelayService } from '../../worker/relays.ts';
-import type { NostrEvent, UnsignedEvent } from '../../worker/types.ts';
+import type { NostrEvent, UnsignedEvent } from '../../core/types.ts';
 import { publishDirect, startPeerRelay, until, wsFactory } from '../support/peer-relay.ts';
 
 const key = generateSecretKey();

@@ -16,7 +16,7 @@ import { DEMO_LOGIN_NSEC, DEMO_LOGIN_PUBKEY, demoUser } from '../../server/demo/
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { WebSocketFactory, WebSocketLike } from '../../worker/relays.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
-import type { DmSnapshot, NotificationCountSnapshot, NotificationsSnapshot, ProfileSnapshot, RelayInfo, ThreadSnapshot } from '../../worker/types.ts';
+import type { DmSnapshot, NotificationCountSnapshot, NotificationsSnapshot, ProfileSnapshot, RelayInfo, ThreadSnapshot } from '../../core/types.ts';
 
 const wsFactory: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
 

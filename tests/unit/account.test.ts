@@ -3,8 +3,8 @@ import { createActor, fromPromise } from 'xstate';
 import { accountMachine, followRepairOpen, showPremiumReminder, type PublishOutput } from '../../machines/account.ts';
 import { defaultRecord, type Draft, type ListName, type RemoteList } from '../../machines/accountLists.ts';
 import type { KeyState } from '../../machines/login.ts';
-import { PREMIUM_REMINDER_INTERVAL_MS } from '../../worker/config.ts';
-import type { AccountAction, AccountRecord, ActionResult, MembershipTier, NostrEvent } from '../../worker/types.ts';
+import { PREMIUM_REMINDER_INTERVAL_MS } from '../../core/config.ts';
+import type { AccountAction, AccountRecord, ActionResult, MembershipTier, NostrEvent } from '../../core/types.ts';
 
 const ME = 'a'.repeat(64);
 const BOB = 'b'.repeat(64);

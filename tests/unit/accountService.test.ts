@@ -3,10 +3,10 @@ import * as nip04 from 'nostr-tools/nip04';
 import { nsecEncode, npubEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { AccountService } from '../../worker/account.ts';
-import { bytesToHex, EXTENSION_NOT_FOUND } from '../../worker/keys.ts';
+import { bytesToHex, EXTENSION_NOT_FOUND } from '../../core/keys.ts';
 import { sealWithPin } from '../../worker/pin.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
-import type { AccountSnapshot, CacheObject, CacheReply, NostrEvent, SignerBridge } from '../../worker/types.ts';
+import type { AccountSnapshot, CacheObject, CacheReply, NostrEvent, SignerBridge } from '../../core/types.ts';
 
 type Handler = (payload: Record<string, unknown> | undefined) => CacheReply;
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
-import { INACTIVITY_MS, WAKE_UP_MS } from '../../worker/config.ts';
-import type { ActivityState, ClientConfig } from '../../worker/types.ts';
+import { INACTIVITY_MS, WAKE_UP_MS } from '../../core/config.ts';
+import type { ActivityState, ClientConfig } from '../../core/types.ts';
 import { createFakeSocket } from './helpers/fakeSocket.ts';
 import { fakeWebSockets } from './helpers/fakeWebSocket.ts';
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
-import { DEFAULT_GUEST_PUBKEY } from '../../worker/config.ts';
-import { FALLBACK_HOME_FEEDS } from '../../worker/homeFeeds.ts';
+import { DEFAULT_GUEST_PUBKEY } from '../../core/config.ts';
+import { FALLBACK_HOME_FEEDS } from '../../core/feedList.ts';
 import type { Fetcher } from '../../worker/nip05.ts';
-import type { ServerMessage } from '../../worker/protocol.ts';
-import type { CacheObject, ClientConfig, FeedSnapshot, SocketSnapshot } from '../../worker/types.ts';
+import type { ServerMessage } from '../../core/protocol.ts';
+import type { CacheObject, ClientConfig, FeedSnapshot, SocketSnapshot } from '../../core/types.ts';
 import { createFakeSocket, type FakeSocket } from './helpers/fakeSocket.ts';
 
 const CONFIG: ClientConfig = { cacheServer: 'ws://127.0.0.1:8800/v1', mediaServer: 'http://127.0.0.1:8800', noBinary: true, devMode: false };

@@ -1,8 +1,9 @@
 import { neventEncode } from 'nostr-tools/nip19';
 import { describe, expect, it } from 'vitest';
-import { parseBundle, replyTarget } from '../../worker/bundle.ts';
-import { bolt11Sats, topZaps } from '../../worker/zaps.ts';
-import type { CacheObject, NostrEvent } from '../../worker/types.ts';
+import { parseBundle, replyTarget } from '../../core/bundle.ts';
+import { topZaps } from '../../core/zaps.ts';
+import { bolt11Sats } from '../../core/bolt11.ts';
+import type { CacheObject, NostrEvent } from '../../core/types.ts';
 
 const hex = (c: string) => c.repeat(64);
 const ALICE = hex('a'), BOB = hex('b'), CAROL = hex('c'), ZAPPER = hex('d');
@@ -137,8 +138,8 @@ describe('zap amounts', () => {
     expect(bolt11Sats('lnbc10u1pjqq')).toBe(1000);
     expect(bolt11Sats('lnbc2500n1pjqq')).toBe(250);
     expect(bolt11Sats('lnbc10000000p1pjqq')).toBe(1000);
-    expect(bolt11Sats('lnbc1pjqq')).toBeUndefined();
-    expect(bolt11Sats('lntb10u1pjqq')).toBeUndefined();
+    expect(bolt11Sats('lnbc1pjqq')).toBeNull();
+    expect(bolt11Sats('lntb10u1pjqq')).toBeNull();
   });
 
   it('keeps at most 10', () => {

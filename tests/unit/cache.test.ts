@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CacheClient } from '../../worker/cache.ts';
-import type { CacheObject } from '../../worker/types.ts';
+import type { CacheObject } from '../../core/types.ts';
 
 /** A transport that records frames; `connected` is flipped by the test like the socket machine would. */
 function transport() {

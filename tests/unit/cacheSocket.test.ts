@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { cacheSocketMachine, socketStateOf } from '../../machines/cacheSocket.ts';
-import { encodeHandshake, type ServerMessage } from '../../worker/protocol.ts';
+import { encodeHandshake, type ServerMessage } from '../../core/protocol.ts';
 import { createFakeSocket, type FakeSocket } from './helpers/fakeSocket.ts';
 
 const URL = 'ws://127.0.0.1:9/v1';

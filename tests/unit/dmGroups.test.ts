@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupMessages, shownMessages } from '../../src/components/dms/group.ts';
-import type { DirectMessage, DmOutgoing } from '../../worker/types.ts';
+import type { DirectMessage, DmOutgoing } from '../../core/types.ts';
 
 const ME = 'a'.repeat(64);
 const BOB = 'b'.repeat(64);

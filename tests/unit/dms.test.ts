@@ -10,9 +10,9 @@ import {
   type MessagesPage,
 } from '../../machines/dms.ts';
 import { DmService, fetchMessages, parseContacts, withPreviews } from '../../worker/dms.ts';
-import { emptyProfile } from '../../worker/profile.ts';
+import { emptyProfile } from '../../core/profile.ts';
 import type { Subscription } from '../../worker/cache.ts';
-import type { CacheReply, DirectMessage, DmContact, DmSnapshot, PublishResult, UnsignedEvent } from '../../worker/types.ts';
+import type { CacheReply, DirectMessage, DmContact, DmSnapshot, PublishResult, UnsignedEvent } from '../../core/types.ts';
 
 const ME = 'a'.repeat(64);
 const BOB = 'b'.repeat(64);

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { feedMachine, feedStatusOf, type FeedPage, type FetchPageInput } from '../../machines/feed.ts';
-import { emptyStats } from '../../worker/bundle.ts';
-import { emptyProfile } from '../../worker/profile.ts';
-import type { FeedNote } from '../../worker/types.ts';
+import { emptyStats } from '../../core/bundle.ts';
+import { emptyProfile } from '../../core/profile.ts';
+import type { FeedNote } from '../../core/types.ts';
 
 function note(n: number, opts: { repostOf?: number } = {}): FeedNote {
   const pubkey = String(n % 10).repeat(64);

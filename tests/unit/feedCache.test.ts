@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachedFeedView, FeedCache, MemoryCacheDb, type CacheDb } from '../../worker/feedCache.ts';
 import { FeedRegistry, Throttle } from '../../worker/feeds.ts';
-import type { CacheReply, FeedNote, FeedSnapshot, Profile } from '../../worker/types.ts';
+import type { CacheReply, FeedNote, FeedSnapshot, Profile } from '../../core/types.ts';
 
 function profile(pubkey: string): Profile {
   return {

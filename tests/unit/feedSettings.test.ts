@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { canonicalSpec, checkFeedName, dropTarget, enabledFeeds, findFeed, matchesQuery, MAX_FEED_NAME, sameSpec, stepTarget, toDefinition } from '../../src/components/feedSettings/feedModel.ts';
 import { dvmFeeds, isReadsSpec, uniqueBySpec } from '../../src/components/marketplace/marketData.ts';
 import { FeedRegistry } from '../../worker/feeds.ts';
-import type { CacheObject, CacheReply, FeedDefinition } from '../../worker/types.ts';
+import type { CacheObject, CacheReply, FeedDefinition } from '../../core/types.ts';
 
 const def = (name: string, spec: string, enabled = true): FeedDefinition => ({ name, description: '', spec, enabled });
 

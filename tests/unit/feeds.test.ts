@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fetchFeedPage, Throttle, type CacheRequest } from '../../worker/feeds.ts';
-import type { CacheReply } from '../../worker/types.ts';
+import type { CacheReply } from '../../core/types.ts';
 
 describe('fetchFeedPage', () => {
   const reply = (r: CacheReply): CacheRequest => vi.fn(async () => r);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FeedDefinition, FeedNote } from '../../worker/types';
+import type { FeedDefinition, FeedNote } from '../../core/types';
 import { copyDecision } from '../../src/lib/paintedCopy';
 
 class MemoryStorage {

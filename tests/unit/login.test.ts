@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { keyStateOf, loginMachine, type SavedNsec, type StoredLoginInfo } from '../../machines/login.ts';
-import { EXTENSION_NOT_FOUND, MSG_PIN_MISMATCH, MSG_PIN_TOO_SHORT } from '../../worker/keys.ts';
+import { EXTENSION_NOT_FOUND, MSG_PIN_MISMATCH, MSG_PIN_TOO_SHORT } from '../../core/keys.ts';
 
 const PK = 'a'.repeat(64);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseBundle } from '../../worker/bundle.ts';
-import type { CacheObject } from '../../worker/types.ts';
+import { parseBundle } from '../../core/bundle.ts';
+import type { CacheObject } from '../../core/types.ts';
 import { candidatesFor, fileNameOf } from '../../src/lib/mediaFallback.ts';
 
 const SHA = 'ab'.repeat(32);

@@ -3,7 +3,7 @@ import { npubEncode, nprofileEncode } from 'nostr-tools/nip19';
 import { applyList, applyPublished, defaultRecord, planChange, type Draft } from '../../machines/accountLists.ts';
 import { actionErrorKey, checkHashtag, checkWord, looksLikeKey, mutedSections, pubkeyFromInput } from '../../src/components/moderation/muted.ts';
 import { groupScopes, groupScopesPatch, parseFilterAnswer } from '../../src/components/moderation/filters.ts';
-import type { AccountRecord, NostrEvent } from '../../worker/types.ts';
+import type { AccountRecord, NostrEvent } from '../../core/types.ts';
 
 const ME = 'a'.repeat(64);
 const BOB = 'b'.repeat(64);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import { CONNECT_GRACE_MS, parseBroadcastReply } from '../../worker/publish.ts';
-import type { ActivitySnapshot, ClientConfig, NostrEvent, RelayInfo, UnsignedEvent } from '../../worker/types.ts';
+import type { ActivitySnapshot, ClientConfig, NostrEvent, RelayInfo, UnsignedEvent } from '../../core/types.ts';
 import { createFakeSocket, type FakeSocket } from './helpers/fakeSocket.ts';
 import { fakeWebSockets } from './helpers/fakeWebSocket.ts';
 

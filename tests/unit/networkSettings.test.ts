@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LOG_LIMIT, publishLogLine, relayLogLines, socketLogLine, WorkerLog } from '../../worker/logs.ts';
-import { checkCacheServerUrl } from '../../worker/cacheServerUrl.ts';
+import { checkCacheServerUrl } from '../../core/cacheServerUrl.ts';
 import { parseDefaultRelays, parseUserRelays, relayMap, relayTags, sameRelay } from '../../src/components/network/relayList.ts';
 import { defaultCacheServer } from '../../src/components/network/cacheServer.ts';
-import type { LogEntry, RelayInfo } from '../../worker/types.ts';
+import type { LogEntry, RelayInfo } from '../../core/types.ts';
 
 const relay = (url: string, state: RelayInfo['state'], read = true, write = true): RelayInfo => ({ url, state, read, write, attempts: 0 });
 

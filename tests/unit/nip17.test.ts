@@ -4,7 +4,7 @@ import * as nip59 from 'nostr-tools/nip59';
 import { finalizeEvent, generateSecretKey, type Event } from 'nostr-tools/pure';
 import { Signer } from '../../worker/signer.ts';
 import { dmProtocolFor, inboxRelaysOf, unwrapPrivateMessage, wrapPrivateMessage, type PrivateCrypto } from '../../worker/nip17.ts';
-import type { NostrEvent } from '../../worker/types.ts';
+import type { NostrEvent } from '../../core/types.ts';
 
 function account(): { secret: Uint8Array; crypto: PrivateCrypto } {
   const secret = generateSecretKey();

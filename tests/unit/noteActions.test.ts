@@ -17,7 +17,7 @@ import {
   REPORT_REASONS,
   shownStats,
 } from '../../src/lib/noteActions';
-import type { NostrEvent, NoteStats } from '../../worker/types';
+import type { NostrEvent, NoteStats } from '../../core/types';
 
 const sk = generateSecretKey();
 const author = getPublicKey(sk);

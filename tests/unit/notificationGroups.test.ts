@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NotificationItem } from '../../worker/types';
+import type { NotificationItem } from '../../core/types';
 import { belongsToTab, groupNotifications, sentenceKey } from '../../src/components/notifications/group';
 
 let seq = 0;

@@ -16,7 +16,7 @@ import {
 } from '../../machines/notifications.ts';
 import { NotificationService, parseNotifications, parseReleases, type ReleaseStore } from '../../worker/notifications.ts';
 import type { Subscription, SubscriptionHandlers } from '../../worker/cache.ts';
-import type { CacheReply, NotificationCountSnapshot, NotificationItem, NotificationsSnapshot, ReleasesSnapshot } from '../../worker/types.ts';
+import type { CacheReply, NotificationCountSnapshot, NotificationItem, NotificationsSnapshot, ReleasesSnapshot } from '../../core/types.ts';
 
 const ME = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayName, emptyProfile, parseProfile, shortNpub, toNpub } from '../../worker/profile.ts';
+import { displayName, emptyProfile, parseProfile, shortNpub, toNpub } from '../../core/profile.ts';
 
 const PK = '532d830dffe09c13e75e8b145c825718fc12b0003f61d61e9077721c7fff93cb';
 const NPUB = 'npub12vkcxr0luzwp8e673v29eqjhrr7p9vqq8asav85swaepclllj09sylpugg';

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { loadingFlags, profileMachine, pushHistory, type ProfileLoad, type ProfileLoadInput } from '../../machines/profile.ts';
-import { emptyStats } from '../../worker/bundle.ts';
-import { emptyProfile } from '../../worker/profile.ts';
+import { emptyStats } from '../../core/bundle.ts';
+import { emptyProfile } from '../../core/profile.ts';
 import { loadProfilePart, parseZapList, relayFlagsOf } from '../../worker/profiles.ts';
-import type { FeedNote, ProfileHistoryEntry, UserStats } from '../../worker/types.ts';
+import type { FeedNote, ProfileHistoryEntry, UserStats } from '../../core/types.ts';
 
 const pk = (n: number) => n.toString(16).padStart(64, '0');
 const flush = () => vi.advanceTimersByTimeAsync(0);

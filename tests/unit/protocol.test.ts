@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { decodeFrame, encodeClose, encodeHandshake, encodeReq, parseFrame, toMessages } from '../../worker/protocol.ts';
+import { decodeFrame, encodeClose, encodeHandshake, encodeReq, parseFrame, toMessages } from '../../core/protocol.ts';
 
 /** What a WebSocket with binaryType 'arraybuffer' hands over for a zlib frame. */
 function zlibFrame(value: unknown): ArrayBuffer {

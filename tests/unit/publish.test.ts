@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { publishMachine, type RelayAnswer, type RelayAnswerEvent, type SendInput } from '../../machines/publish.ts';
-import type { NostrEvent, PublishResult, UnsignedEvent } from '../../worker/types.ts';
+import type { NostrEvent, PublishResult, UnsignedEvent } from '../../core/types.ts';
 
 const A = 'wss://a.example';
 const B = 'wss://b.example';

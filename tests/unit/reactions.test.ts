@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createReactions, isLike, parseActions, parseZaps } from '../../worker/reactions';
-import type { CacheObject, CacheReply } from '../../worker/types';
+import type { CacheObject, CacheReply } from '../../core/types';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { checkRelayUrl, parseRelayFrame, relayMachine, relayStateOf, type RelayMessage } from '../../machines/relay.ts';
-import type { NostrEvent } from '../../worker/types.ts';
+import type { NostrEvent } from '../../core/types.ts';
 import { createFakeRelays, type FakeRelays } from './helpers/fakeRelay.ts';
 
 const URL = 'wss://relay.example';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { poolTags, relayListLoader } from '../../worker/relayListLoader';
-import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from '../../worker/types';
+import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from '../../core/types';
 
 const OWN = 'ws://127.0.0.1:8800/relay';
 const list = (pubkey: string, urls: string[]): NostrEvent => ({ id: 'x', pubkey, created_at: 10, kind: 10002, tags: urls.map((u) => ['r', u]), content: '', sig: '' });

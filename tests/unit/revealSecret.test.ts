@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { AccountService } from '../../worker/account.ts';
-import { bytesToHex } from '../../worker/keys.ts';
+import { bytesToHex } from '../../core/keys.ts';
 import { sealWithPin } from '../../worker/pin.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
-import type { CacheReply } from '../../worker/types.ts';
+import type { CacheReply } from '../../core/types.ts';
 
 const request = async (): Promise<CacheReply> => ({ events: [] });
 const services: AccountService[] = [];

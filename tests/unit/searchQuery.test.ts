@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { npubEncode, nprofileEncode } from 'nostr-tools/nip19';
 import { buildQuery, EMPTY_FORM, formFromDescription, nameTerms, profileTarget, splitTerms, userRef } from '../../src/components/search/query';
 import { parsePeople, parseTopics, parseUsers, parseZaps } from '../../worker/discover';
-import type { CacheObject } from '../../worker/types';
+import type { CacheObject } from '../../core/types';
 
 const HEX = '19b1a39b5504585fda021f3439e6784037ed41137518027565a79fd5a25c0818';
 const NPUB = npubEncode(HEX);

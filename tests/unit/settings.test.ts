@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { LOAD_FAILED, SAVE_FAILED, settingsMachine, settingsRecordOf, settingsStateOf, type SettingsPart, type SubKey } from '../../machines/settings.ts';
-import { SETTINGS_SAVE_RETRY_MS } from '../../worker/config.ts';
-import type { SettingsRecord } from '../../worker/storage.ts';
-import type { AppSettings, FeedDefinition, FeedList } from '../../worker/types.ts';
+import { SETTINGS_SAVE_RETRY_MS } from '../../core/config.ts';
+import type { SettingsRecord } from '../../core/types.ts';
+import type { AppSettings, FeedDefinition, FeedList } from '../../core/types.ts';
 
 const feed = (name: string, enabled = true): FeedDefinition => ({ name, description: '', spec: JSON.stringify({ id: name }), enabled });
 const DEFAULT_HOME = [feed('latest'), feed('trending')];

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Subscription, SubscriptionHandlers } from '../../worker/cache.ts';
 import { signedSubscription } from '../../worker/signedSubscription.ts';
-import type { NostrEvent } from '../../worker/types.ts';
+import type { NostrEvent } from '../../core/types.ts';
 
 const ME = 'a'.repeat(64);
 const flush = () => vi.advanceTimersByTimeAsync(0);

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { nsecEncode, npubEncode, nprofileEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
-import { AccountError, EXTENSION_NOT_FOUND, errorCode, parsePubkey, parseSecret, bytesToHex } from '../../worker/keys.ts';
-import { decryptWithPin, encryptWithPin, isPinEncrypted, isWeakPin, PBKDF2_ITERATIONS, PIN_PREFIX, pinProblem, sealWithPin } from '../../worker/pin.ts';
+import { AccountError, EXTENSION_NOT_FOUND, errorCode, parsePubkey, parseSecret, bytesToHex } from '../../core/keys.ts';
+import { decryptWithPin, encryptWithPin, sealWithPin } from '../../worker/pin.ts';
+import { isPinEncrypted, isWeakPin, PBKDF2_ITERATIONS, PIN_PREFIX, pinProblem } from '../../core/pin.ts';
 import { Signer } from '../../worker/signer.ts';
-import type { NostrEvent, SignerBridge, UnsignedEvent } from '../../worker/types.ts';
+import type { NostrEvent, SignerBridge, UnsignedEvent } from '../../core/types.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
 const template = (content = 'szia'): UnsignedEvent => ({ kind: 1, tags: [['t', 'strucc']], content, created_at: now() });

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { threadMachine, threadNotes, threadStatusOf, type FetchThreadInput, type ThreadPage } from '../../machines/thread.ts';
-import { emptyStats } from '../../worker/bundle.ts';
-import { emptyProfile } from '../../worker/profile.ts';
+import { emptyStats } from '../../core/bundle.ts';
+import { emptyProfile } from '../../core/profile.ts';
 import { parseThread } from '../../worker/threads.ts';
-import type { CacheObject, FeedNote, NostrEvent, ThreadTarget } from '../../worker/types.ts';
+import type { CacheObject, FeedNote, NostrEvent, ThreadTarget } from '../../core/types.ts';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decode, naddrEncode, neventEncode, noteEncode, nprofileEncode, npubEncode } from 'nostr-tools/nip19';
-import type { FeedNote } from '../../worker/types';
-import { emptyProfile } from '../../worker/profile';
+import type { FeedNote } from '../../core/types';
+import { emptyProfile } from '../../core/profile';
 import { isVanityName, parseProfileKey, parseThreadId, vanityTarget } from '../../src/components/thread/ids';
 import { byEngagement, newestFirst } from '../../src/components/thread/order';
 import { formatJoinDate, mediaOf, websiteHref } from '../../src/components/profile/format';

@@ -8,10 +8,10 @@ import {
   publicConnections,
   walletMachine,
   type PaymentInput,
-  type PaymentResult,
   type SavedWallets,
   type ZapTarget,
 } from '../../machines/wallet.ts';
+import type { PaymentResult } from '../../core/types.ts';
 
 const W1 = 'a'.repeat(64);
 const W2 = 'b'.repeat(64);

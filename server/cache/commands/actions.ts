@@ -9,8 +9,7 @@ import { addressKey, eventsByAddress, eventsByIds, type CacheObject } from '../d
 import { enrich, range, synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
-
-const KIND_NOTE_MENTIONS_COUNT = 10000143;
+import { CacheKind } from '../../../core/kinds.ts';
 
 /** The acting kinds event_actions lists, and the action the importer recorded for each. */
 const ACTION_OF_KIND: Record<number, string> = { 7: 'like', 6: 'repost', 9735: 'zap', 1: 'reply' };
@@ -102,7 +101,7 @@ const noteMentionsCount: Command = async (args, { ctx }) => {
   const row = await ctx.db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM event_action_refs WHERE event_id = ? AND ref_kind = 1 AND action = 'quote'`, [
     eventId,
   ]);
-  return [synthetic(KIND_NOTE_MENTIONS_COUNT, { event_id: eventId, count: Number(row?.n ?? 0) })];
+  return [synthetic(CacheKind.NOTE_MENTIONS_COUNT, { event_id: eventId, count: Number(row?.n ?? 0) })];
 };
 
 export const actionCommands: [string, Command][] = [

@@ -9,20 +9,12 @@ import type { NostrEvent } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
 import { eventsByIds, profilesOf, statsByIds } from '../data.ts';
 import { ADVANCED_FEEDS } from '../defaults.ts';
-import { K, synthetic } from '../enrich.ts';
+import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { dvmCommands } from './dvm.ts';
 import { defaultRelays, reachableHostPort } from './settings.ts';
 import { userInfos } from './users.ts';
-
-const KIND_SUGGESTED_USERS = 10000134;
-const KIND_RECOMMENDED_READS = 10000145;
-const KIND_READS_TOPICS = 10000146;
-const KIND_FEATURED_AUTHORS = 10000148;
-const KIND_ADVANCED_FEEDS = 10000150;
-/** Not in Primal's enum; our server's answer to client_config. */
-const KIND_CLIENT_CONFIG = 10000161;
-const KIND_BLOSSOM_SERVERS = 10000175;
+import { CacheKind } from '../../../core/kinds.ts';
 
 /** The newest articles considered; older ones do not make a catalogue and the scan stays bounded. */
 const ARTICLE_WINDOW = 2000;
@@ -76,7 +68,7 @@ const readsTopics: Command = async (_args, { ctx }) => {
     }
   }
   const topics = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOPICS).map(([t]) => t);
-  return [synthetic(KIND_READS_TOPICS, topics)];
+  return [synthetic(CacheKind.READS_TOPICS, topics)];
 };
 
 /** Authors ranked by the sats, then likes, their articles received. */
@@ -96,7 +88,7 @@ const featuredAuthors: Command = async (_args, { ctx }) => {
     .sort((a, b) => b[1].sats - a[1].sats || b[1].likes - a[1].likes || b[1].latest - a[1].latest || (a[0] < b[0] ? -1 : 1))
     .slice(0, FEATURED_AUTHORS)
     .map(([pk]) => pk);
-  return [synthetic(KIND_FEATURED_AUTHORS, authors), ...(await userInfos(ctx.db, authors))];
+  return [synthetic(CacheKind.FEATURED_AUTHORS, authors), ...(await userInfos(ctx.db, authors))];
 };
 
 const dayHash = (day: number, id: string) => createHash('sha256').update(`${day}:${id}`).digest('hex');
@@ -113,7 +105,7 @@ const recommendedReads: Command = async (_args, { ctx }) => {
     .sort((x, y) => (x.h < y.h ? -1 : 1))
     .slice(0, RECOMMENDED_READS)
     .map(({ a }) => [nip19.naddrEncode({ kind: a.kind, pubkey: a.pubkey, identifier: tagValue(a, 'd') }), tagValue(a, 'title')]);
-  return [synthetic(KIND_RECOMMENDED_READS, { reads: picks })];
+  return [synthetic(CacheKind.RECOMMENDED_READS, { reads: picks })];
 };
 
 interface Group {
@@ -185,7 +177,7 @@ const suggestedUsers: Command = async (_args, { ctx }) => {
     }))
     .filter((g) => g.members.length > 0);
   const infos = await userInfos(ctx.db, [...shown]);
-  return [synthetic(KIND_SUGGESTED_USERS, content), ...infos.filter((o) => o.kind !== K.FOLLOWER_COUNTS)];
+  return [synthetic(CacheKind.SUGGESTED_USERS, content), ...infos.filter((o) => o.kind !== CacheKind.FOLLOWER_COUNTS)];
 };
 
 const recommendedUsers: Command = async (_args, { ctx }) => {
@@ -197,14 +189,14 @@ export const catalogueCommands: [string, Command][] = [
   ['get_reads_topics', readsTopics],
   ['get_featured_authors', featuredAuthors],
   ['get_recommended_reads', recommendedReads],
-  ['get_advanced_feeds', async () => [synthetic(KIND_ADVANCED_FEEDS, ADVANCED_FEEDS)]],
+  ['get_advanced_feeds', async () => [synthetic(CacheKind.ADVANCED_FEEDS, ADVANCED_FEEDS)]],
   ['get_suggested_users', suggestedUsers],
   ['get_recommended_users', recommendedUsers],
   [
     'get_recommended_blossom_servers',
     async (_args, env) => {
       const self = reachableHostPort(env);
-      return [synthetic(KIND_BLOSSOM_SERVERS, self ? [`http://${self}`] : [])];
+      return [synthetic(CacheKind.BLOSSOM_SERVERS, self ? [`http://${self}`] : [])];
     },
   ],
   [
@@ -212,7 +204,7 @@ export const catalogueCommands: [string, Command][] = [
     async (_args, env) => {
       const self = reachableHostPort(env);
       return [
-        synthetic(KIND_CLIENT_CONFIG, {
+        synthetic(CacheKind.CLIENT_CONFIG, {
           cache_server: self ? `ws://${self}/v1` : '',
           upload_server: self ? `ws://${self}/upload` : '',
           blossom_servers: self ? [`http://${self}`] : [],

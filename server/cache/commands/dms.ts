@@ -7,10 +7,7 @@ import { eventsByIds, hiddenFor, profilesOf, type CacheObject } from '../data.ts
 import { Output, range, synthetic, type FeedItem } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { requireOwner, requireSignedRequest } from '../signed.ts';
-
-const KIND_DM_COUNT = 10000117;
-const KIND_DM_COUNTS = 10000118;
-const KIND_DM_COUNT_2 = 10000134;
+import { CacheKind } from '../../../core/kinds.ts';
 
 const MAX_CONTACTS = 300;
 const CONVERSATION_PAGE = 20;
@@ -71,7 +68,7 @@ const getDirectmsgContacts: Command = async (args, env) => {
   const summary: Record<string, { cnt: number; latest_at: number; latest_event_id: string }> = {};
   for (const r of peers) summary[r.peer] = { cnt: owner ? Number(r.cnt) : 0, latest_at: Number(r.latest_at), latest_event_id: r.latest_event_id };
   const out = new Output();
-  out.push(synthetic(KIND_DM_COUNTS, summary));
+  out.push(synthetic(CacheKind.DM_COUNTS, summary));
   const latest = await eventsByIds(ctx.db, peers.map((r) => r.latest_event_id));
   for (const r of peers) {
     const ev = latest.get(r.latest_event_id);
@@ -146,13 +143,13 @@ async function unreadTotal(ctx: ServerContext, pubkey: string): Promise<number> 
 const directmsgCount: AsyncCommand = async (args, env) => {
   const { ctx } = env;
   const pubkey = await requireOwner(args, env, 'directmsg_count', 'pubkey');
-  return { everyMs: 1000, poll: async () => [{ kind: KIND_DM_COUNT, cnt: await unreadTotal(ctx, pubkey) }] };
+  return { everyMs: 1000, poll: async () => [{ kind: CacheKind.DM_COUNT, cnt: await unreadTotal(ctx, pubkey) }] };
 };
 
 const directmsgCount2: AsyncCommand = async (args, env) => {
   const { ctx } = env;
   const pubkey = await requireOwner(args, env, 'directmsg_count_2', 'pubkey');
-  return { everyMs: 1000, poll: async () => [synthetic(KIND_DM_COUNT_2, await unreadTotal(ctx, pubkey))] };
+  return { everyMs: 1000, poll: async () => [synthetic(CacheKind.DM_COUNT_2, await unreadTotal(ctx, pubkey))] };
 };
 
 export const dmCommands: [string, Command][] = [

@@ -9,11 +9,9 @@ import { eventsByAddress, eventsByIds, inChunks, type CacheObject } from '../dat
 import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 const KIND_DVM_ANNOUNCEMENT = 31990;
-const KIND_NOTE_STATS = 10000100;
-const KIND_DVM_FOLLOWS_ACTIONS = 10000156;
-const KIND_DVM_METADATA = 10000159;
 /** Every stored announcement is looked at once per request; beyond this the catalogue is not a list anyone reads. */
 const MAX_DVMS = 500;
 const MAX_FOLLOWS_SHOWN = 20;
@@ -104,9 +102,9 @@ async function bundle(db: Queryable, dvms: NostrEvent[], viewer: string | undefi
   const out: CacheObject[] = [];
   for (const d of dvms) {
     out.push(d as unknown as CacheObject);
-    out.push(synthetic(KIND_NOTE_STATS, { event_id: d.id, likes: eng.likes.get(d.id) ?? 0, satszapped: eng.sats.get(d.id) ?? 0 }));
-    out.push(synthetic(KIND_DVM_FOLLOWS_ACTIONS, { event_id: d.id, users: eng.follows.get(d.id) ?? [] }));
-    out.push(synthetic(KIND_DVM_METADATA, { event_id: d.id, kind: dvmFeedKind(d), is_primal: false }));
+    out.push(synthetic(CacheKind.NOTE_STATS, { event_id: d.id, likes: eng.likes.get(d.id) ?? 0, satszapped: eng.sats.get(d.id) ?? 0 }));
+    out.push(synthetic(CacheKind.DVM_FOLLOWS_ACTIONS, { event_id: d.id, users: eng.follows.get(d.id) ?? [] }));
+    out.push(synthetic(CacheKind.DVM_METADATA, { event_id: d.id, kind: dvmFeedKind(d), is_primal: false }));
   }
   out.push(...(await userInfos(db, [...new Set(dvms.map((d) => d.pubkey))])));
   return out;

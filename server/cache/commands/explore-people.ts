@@ -6,18 +6,15 @@ import { hiddenFor } from '../../moderation/hidden.ts';
 import type { Queryable, SqlValue } from '../../store/db.ts';
 import { CommandError, type Args } from '../args.ts';
 import { followerCounts, profilesOf, type CacheObject } from '../data.ts';
-import { K, range, synthetic } from '../enrich.ts';
+import { range, synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { MIN_FOLLOWERS } from './explore.ts';
 import { gainWindowStart, increaseOf, type FollowerIncrease } from './follower-gains.ts';
 import { userInfos } from './users.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 const HOUR = 3600;
 const DAY = 86_400;
-const KIND_LEGEND_COUNTS = 10000102;
-const KIND_HASHTAGS = 10000116;
-const KIND_FOLLOWER_INCREASES = 10000157;
-const KIND_TOPICS = 10000160;
 const MAX_SCAN = 5000;
 /** S §3.3: the inner network counts at most this many followers, the outer one walks at most this many follows. */
 const MAX_INNER_FOLLOWERS = 10_000;
@@ -81,7 +78,7 @@ const explorePeople: Command = async (args, { ctx }) => {
   const counts = await followerCounts(ctx.db, pks);
   const increases: Record<string, FollowerIncrease> = {};
   for (const p of picked) increases[p.pk] = increaseOf(p.inc, counts.get(p.pk) ?? 0);
-  const out: CacheObject[] = [synthetic(KIND_FOLLOWER_INCREASES, increases)];
+  const out: CacheObject[] = [synthetic(CacheKind.FOLLOWER_INCREASES, increases)];
   if (pks.length) out.push(...(await userInfos(ctx.db, pks)));
   out.push(range('increase', picked.map((p) => ({ id: p.pk, key: p.inc }))));
   return out;
@@ -110,7 +107,7 @@ async function scoredUsers(db: Queryable, args: Args, since: number, field: 'sco
     out.push(prof as unknown as CacheObject);
     scores[r.pubkey] = Number(r.best);
   }
-  out.push(synthetic(K.USER_SCORES, scores));
+  out.push(synthetic(CacheKind.USER_SCORES, scores));
   return out;
 }
 
@@ -122,7 +119,7 @@ const exploreTopics: Command = async (_args, { ctx }) => {
   );
   const topics: Record<string, number> = {};
   for (const r of rows) topics[r.hashtag] = Number(r.n);
-  return [synthetic(KIND_TOPICS, topics)];
+  return [synthetic(CacheKind.TOPICS, topics)];
 };
 
 /** [[tag, score]] over a window; each use weighs its author's followers per post (S §3.4). */
@@ -134,7 +131,7 @@ const trendingHashtags =
        ORDER BY SUM(weight) DESC, hashtag ASC LIMIT ?`,
       [ctx.now() - hours * HOUR, args.limit(100, 200)],
     );
-    return [synthetic(KIND_HASHTAGS, rows.map((r) => [r.hashtag, Math.round(Number(r.w) * 1000) / 1000]))];
+    return [synthetic(CacheKind.HASHTAGS, rows.map((r) => [r.hashtag, Math.round(Number(r.w) * 1000) / 1000]))];
   };
 
 async function countOf(db: Queryable, sql: string, params: SqlValue[]): Promise<number> {
@@ -162,7 +159,7 @@ const exploreLegendCounts: Command = async (args, { ctx }) => {
   ]);
   return [
     synthetic(
-      KIND_LEGEND_COUNTS,
+      CacheKind.LEGEND_COUNTS,
       { your_follows: follows, your_inner_network: inner, your_outer_network: outer, all_users: all },
       { pubkey },
     ),

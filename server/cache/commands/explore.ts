@@ -8,7 +8,7 @@ import { Args, CommandError } from '../args.ts';
 import { hiddenFor, isEventHidden, type HiddenSet } from '../../moderation/hidden.ts';
 import { eventsByIds, followerCounts, type CacheObject } from '../data.ts';
 import { enrich, range, type FeedItem } from '../enrich.ts';
-import type { Command, CommandEnv } from '../registry.ts';
+import type { Command, SpecFeed } from '../registry.ts';
 import { exploreZaps } from './zaps.ts';
 
 const HOUR = 3600;
@@ -190,14 +190,14 @@ export const exploreCommands: [string, Command][] = [
   ['explore_media', exploreMedia],
 ];
 
-/**
- * mega_feed_directive ids served here (S §3.1): hall-of-fame-notes and explore-zaps. The outer
- * request's paging arguments go with the spec's own keys (the spec wins where both are given).
- */
-export async function exploreSpecFeed(id: string, args: Args, spec: Record<string, unknown>, env: CommandEnv): Promise<CacheObject[] | null> {
+/** The spec's own keys over the outer request's (paging and all): the spec wins where both are given. */
+function specArgs(args: Args, spec: Record<string, unknown>): Args {
   const { id: _id, kind: _kind, ...rest } = spec;
-  const merged = new Args({ ...args.raw, ...rest });
-  if (id === 'hall-of-fame-notes') return hallOfFame(merged, env);
-  if (id === 'explore-zaps') return exploreZaps(merged, env);
-  return null;
+  return new Args({ ...args.raw, ...rest });
 }
+
+/** mega_feed_directive "hall-of-fame-notes" (S §3.1). */
+export const hallOfFameSpecFeed: SpecFeed = (args, spec, env) => hallOfFame(specArgs(args, spec), env);
+
+/** mega_feed_directive "explore-zaps" (S §3.1). */
+export const exploreZapsSpecFeed: SpecFeed = (args, spec, env) => exploreZaps(specArgs(args, spec), env);

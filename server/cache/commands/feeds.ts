@@ -1,15 +1,13 @@
-/** `feed` and `mega_feed_directive` (S §3.1). */
+/** `feed` and the built-in feeds of `mega_feed_directive` (S §3.1); which spec goes where is commands/feed-specs.ts. */
 import type { Queryable, SqlValue } from '../../store/db.ts';
 import { Args, CommandError } from '../args.ts';
 import { eventsByAddress, eventsByIds, replaceableOf, type CacheObject } from '../data.ts';
 import { enrich, range, type FeedItem } from '../enrich.ts';
 import { followsFeedItems } from '../follows-feed.ts';
 import { parseAddress } from '../refs.ts';
-import type { Command, CommandEnv } from '../registry.ts';
-import { exploreSpecFeed } from './explore.ts';
-import { readsSpecFeed } from './reads.ts';
+import type { Command, SpecFeed } from '../registry.ts';
+import type { ServerContext } from '../../context.ts';
 import { clampHours, latestItems, rankedItems } from './scored.ts';
-import { runSearchSpec } from './search.ts';
 
 export const NOTES_TYPES = ['follows', 'authored', 'replies', 'bookmarks', 'user_media_thumbnails'] as const;
 type NotesType = (typeof NOTES_TYPES)[number];
@@ -110,7 +108,7 @@ function readNotes(a: Args, name: string, fallback: NotesType): NotesType {
   return notes as NotesType;
 }
 
-function readPage(args: Args, fallbackLimit: number): Page {
+export function readPage(args: Args, fallbackLimit: number): Page {
   return { since: args.optBound('since'), until: args.optBound('until'), limit: args.limit(fallbackLimit), offset: args.offset() };
 }
 
@@ -142,61 +140,69 @@ export function parseSpec(raw: unknown): Record<string, unknown> {
   return spec as Record<string, unknown>;
 }
 
-const megaFeedDirective: Command = async (args, env: CommandEnv) => {
-  const { ctx } = env;
-  const spec = parseSpec(args.raw.spec);
-  const searched = runSearchSpec(spec, args, env);
-  if (searched) return searched;
-  const s = new Args(spec);
+/** The spec's `kinds`, first one only: the built-in feeds show one kind. */
+function specKind(spec: Record<string, unknown>): number | undefined {
+  return new Args(spec).optKinds()?.[0];
+}
+
+async function bundleOf(ctx: ServerContext, items: FeedItem[], viewer: string | undefined, orderBy: string): Promise<CacheObject[]> {
+  return (await enrich(ctx.db, items, { viewer, orderBy })).objects;
+}
+
+/** mega_feed_directive "latest": the viewer's follows, newest first; nothing for a guest. */
+export const latestSpecFeed: SpecFeed = async (args, spec, { ctx }) => {
   const viewer = args.optHex('user_pubkey');
   const page = readPage(args, 20);
-  const firstKind = s.optKinds()?.[0];
-  const bundle = async (items: FeedItem[], orderBy: string) =>
-    (await enrich(ctx.db, items, { viewer, orderBy })).objects;
-
-  if (spec.kind === 'reads' || spec.id === 'reads-feed') {
-    const reads = await readsSpecFeed(args, spec, env);
-    if (reads) return reads;
-  }
-  const explored = await exploreSpecFeed(String(spec.id), args, spec, env);
-  if (explored) return explored;
-
-  switch (spec.id) {
-    case 'latest':
-      if (!viewer) return [range('created_at', [])];
-      return feedBundle(
-        ctx.db,
-        { pubkey: viewer, notes: 'follows', includeReplies: s.bool('include_replies', false), kinds: firstKind === undefined ? undefined : [firstKind], ...page },
-        viewer,
-      );
-    case 'global-trending':
-    case 'most-zapped': {
-      const field = spec.id === 'most-zapped' ? 'satszapped' : 'score';
-      const hours = clampHours(spec.hours, spec.id === 'most-zapped' ? 4 : 24);
-      return bundle(await rankedItems(ctx.db, ctx.now(), { field, hours, kind: firstKind ?? 1, ...page }), field);
-    }
-    case 'all-notes':
-      return bundle(await latestItems(ctx.db, { kind: firstKind ?? 1, ...page }), 'created_at');
-    case 'feed':
-      return feedBundle(
-        ctx.db,
-        {
-          pubkey: s.hex('pubkey'),
-          notes: readNotes(s, 'notes', 'authored'),
-          includeReplies: s.bool('include_replies', false),
-          kinds: firstKind === undefined ? undefined : [firstKind],
-          ...page,
-        },
-        viewer,
-      );
-    default:
-      // Unknown feeds still answer with data, so clients stop waiting (our decision over S §3.1).
-      return [range('created_at', [])];
-  }
+  const kind = specKind(spec);
+  if (!viewer) return [range('created_at', [])];
+  const includeReplies = new Args(spec).bool('include_replies', false);
+  return feedBundle(ctx.db, { pubkey: viewer, notes: 'follows', includeReplies, kinds: kind === undefined ? undefined : [kind], ...page }, viewer);
 };
+
+/** mega_feed_directive "global-trending" (score, 24 h) and "most-zapped" (sats, 4 h). */
+export const rankedSpecFeed: SpecFeed = async (args, spec, { ctx }) => {
+  const viewer = args.optHex('user_pubkey');
+  const page = readPage(args, 20);
+  const kind = specKind(spec);
+  const field = spec.id === 'most-zapped' ? 'satszapped' : 'score';
+  const hours = clampHours(spec.hours, spec.id === 'most-zapped' ? 4 : 24);
+  return bundleOf(ctx, await rankedItems(ctx.db, ctx.now(), { field, hours, kind: kind ?? 1, ...page }), viewer, field);
+};
+
+/** mega_feed_directive "all-notes": everyone's notes, newest first. */
+export const allNotesSpecFeed: SpecFeed = async (args, spec, { ctx }) => {
+  const viewer = args.optHex('user_pubkey');
+  const page = readPage(args, 20);
+  const kind = specKind(spec);
+  return bundleOf(ctx, await latestItems(ctx.db, { kind: kind ?? 1, ...page }), viewer, 'created_at');
+};
+
+/** mega_feed_directive "feed": one author's posts (the `feed` command with the spec's arguments). */
+export const authorSpecFeed: SpecFeed = async (args, spec, { ctx }) => {
+  const viewer = args.optHex('user_pubkey');
+  const page = readPage(args, 20);
+  const kind = specKind(spec);
+  const s = new Args(spec);
+  return feedBundle(
+    ctx.db,
+    { pubkey: s.hex('pubkey'), notes: readNotes(s, 'notes', 'authored'), includeReplies: s.bool('include_replies', false), kinds: kind === undefined ? undefined : [kind], ...page },
+    viewer,
+  );
+};
+
+/** Unknown feeds still answer with data, so clients stop waiting (our decision over S §3.1). */
+/**
+ * A non-search spec's `kinds` and the paging arguments are checked before any rule answers, so
+ * every such feed (reads and explore ones too) refuses a bad one with the same NOTICE.
+ */
+export function checkSpecArgs(args: Args, spec: Record<string, unknown>): void {
+  new Args(spec).optKinds();
+  readPage(args, 20);
+}
+
+export const unknownSpecFeed: SpecFeed = async () => [range('created_at', [])];
 
 export const feedCommands: [string, Command][] = [
   ['feed', feed],
   ['feed_2', feed],
-  ['mega_feed_directive', megaFeedDirective],
 ];

@@ -9,8 +9,8 @@ import { addressKey, eventsByAddress, eventsByIds, inChunks, profilesOf, type Ad
 import { enrich, Output, synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_HIGHLIGHT_GROUPS = 10000151;
 const MAX_POINTERS = 500;
 const REPLIES_PER_HIGHLIGHT = 100;
 const MAX_ADDRESSES = 100;
@@ -87,7 +87,7 @@ const getHighlights: Command = async (args, { ctx }) => {
     const list = (groups[text] ??= []);
     if (!list.includes(q.id)) list.push(q.id);
   }
-  out.push(synthetic(KIND_HIGHLIGHT_GROUPS, groups));
+  out.push(synthetic(CacheKind.HIGHLIGHT_GROUPS, groups));
 
   const replies = await repliesOf(db, highlightIds, REPLIES_PER_HIGHLIGHT);
   const quoting = quotes.map((q) => ({ id: q.id, key: found.get(q.id)?.created_at ?? 0 }));

@@ -6,9 +6,7 @@ import { CommandError } from '../args.ts';
 import { profilesOf, wire, type CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
-
-const LEGEND_LEADERBOARD = 10000170;
-const PREMIUM_LEADERBOARD = 10000171;
+import { CacheKind } from '../../../core/kinds.ts';
 
 interface MemberRow {
   pubkey: string;
@@ -50,6 +48,6 @@ function leaderboard(kind: number, tiers: string[], orders: Record<string, strin
 }
 
 export const leaderboardCommands: [string, Command][] = [
-  ['membership_legends_leaderboard', leaderboard(LEGEND_LEADERBOARD, ['premium-legend'], LEGEND_ORDER, 'donated_btc')],
-  ['membership_premium_leaderboard', leaderboard(PREMIUM_LEADERBOARD, ['premium', 'premium-legend'], PREMIUM_ORDER, 'premium_since')],
+  ['membership_legends_leaderboard', leaderboard(CacheKind.LEGEND_LEADERBOARD, ['premium-legend'], LEGEND_ORDER, 'donated_btc')],
+  ['membership_premium_leaderboard', leaderboard(CacheKind.PREMIUM_LEADERBOARD, ['premium', 'premium-legend'], PREMIUM_ORDER, 'premium_since')],
 ];

@@ -24,12 +24,9 @@ const PAGE_KEYS = ['since', 'until', 'limit', 'offset', 'user_pubkey'] as const;
  */
 const DISPATCHERS = new Set(['feed_directive', 'feed_directive_2', 'advanced_feed', 'multi_kind_mega_feed_directive']);
 
-/** Runs a registered command. Loaded on use: the registry imports this module, so a static import would be a cycle. */
-async function delegate(name: string, kwargs: Kwargs, env: CommandEnv): Promise<CacheObject[]> {
-  const { COMMANDS } = await import('../registry.ts');
-  const command = COMMANDS.get(name);
-  if (!command) throw new CommandError('unknown api request');
-  return command(new Args(kwargs), env);
+/** Runs a registered command (through the environment: the registry imports this module). */
+function delegate(name: string, kwargs: Kwargs, env: CommandEnv): Promise<CacheObject[]> {
+  return env.run(name, kwargs);
 }
 
 function paging(args: Args): Kwargs {

@@ -10,10 +10,8 @@ import { enrich, synthetic } from '../enrich.ts';
 import { parseAddress } from '../refs.ts';
 import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_IS_USER_FOLLOWING = 10000125;
-const KIND_USER_RELAYS = 10000139;
-const KIND_CREATOR_PAID_TIERS = 10000147;
 const KIND_FOLLOW_PACK = 39089;
 const KIND_TIER_LIST = 17000;
 const KIND_TIER = 37001;
@@ -109,7 +107,7 @@ const creatorPaidTiers: Command = async (args, { ctx }) => {
     perks: ev.tags.filter((t) => t[0] === 'perk' && typeof t[1] === 'string').map((t) => t[1]),
   }));
   const out: CacheObject[] = list ? [raw(list)] : [];
-  out.push(...tiers.map(raw), synthetic(KIND_CREATOR_PAID_TIERS, { pubkey, tiers: summary }));
+  out.push(...tiers.map(raw), synthetic(CacheKind.CREATOR_PAID_TIERS, { pubkey, tiers: summary }));
   return out;
 };
 
@@ -134,7 +132,7 @@ const userRelays = async (db: Queryable, pubkey: string): Promise<CacheObject> =
       // No legacy relay map: the list stays empty.
     }
   }
-  return { kind: KIND_USER_RELAYS, pubkey, tags };
+  return { kind: CacheKind.USER_RELAYS, pubkey, tags };
 };
 
 export const listCommands: [string, Command][] = [
@@ -171,7 +169,7 @@ export const listCommands: [string, Command][] = [
         args.hex('pubkey'),
         args.hex('user_pubkey'),
       ]);
-      return [synthetic(KIND_IS_USER_FOLLOWING, row !== undefined)];
+      return [synthetic(CacheKind.IS_USER_FOLLOWING, row !== undefined)];
     },
   ],
   ['get_user_relays', async (args, { ctx }) => [await userRelays(ctx.db, args.hex('pubkey'))]],

@@ -1,8 +1,9 @@
 /** Media commands (S §3.10): `get_media_metadata {urls}` describes media the server knows by URL. */
-import { KIND_MEDIA_METADATA, variantsOf, type MediaRow } from '../../media/info.ts';
+import { variantsOf, type MediaRow } from '../../media/info.ts';
 import { normaliseUrl } from '../../media/urls.ts';
 import { CommandError } from '../args.ts';
 import type { Command } from '../registry.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 const MAX_URLS = 100;
 
@@ -19,7 +20,7 @@ const getMediaMetadata: Command = async (args, { ctx }) => {
   );
   if (!rows.length) return [];
   const resources = rows.map((r) => ({ url: r.url, mt: r.mimetype, variants: variantsOf(r) }));
-  return [{ kind: KIND_MEDIA_METADATA, content: JSON.stringify({ resources, thumbnails: {} }) }];
+  return [{ kind: CacheKind.MEDIA_METADATA, content: JSON.stringify({ resources, thumbnails: {} }) }];
 };
 
 export const mediaCommands: [string, Command][] = [['get_media_metadata', getMediaMetadata]];

@@ -6,21 +6,12 @@
  * could otherwise change what a captured request does.
  */
 import { membershipConfig } from '../../membership/config.ts';
-import {
-  contentBackup,
-  contentStats,
-  KIND_MEDIA_STATS,
-  mediaDelete,
-  mediaStats,
-  mediaUploads,
-  recoveryContactLists,
-  serverOrigin,
-} from '../../membership/content.ts';
-import { customizationOf, isCustomizationChange, KIND_LEGEND_CUSTOMIZATION, membershipDecorations, setCustomization } from '../../membership/legend.ts';
+import { contentBackup, contentStats, mediaDelete, mediaStats, mediaUploads, recoveryContactLists, serverOrigin } from '../../membership/content.ts';
+import { customizationOf, isCustomizationChange, membershipDecorations, setCustomization } from '../../membership/legend.ts';
 import { checkName, nameAvailable } from '../../membership/names.ts';
 import { btcString, PRODUCTS, rateOf, usdString } from '../../membership/products.ts';
 import { createQuote, quoteFields, quoteOf } from '../../membership/quotes.ts';
-import { cancelRebroadcast, KIND_BROADCAST_STATUS, rebroadcastStatus, startRebroadcast } from '../../membership/rebroadcast.ts';
+import { cancelRebroadcast, rebroadcastStatus, startRebroadcast } from '../../membership/rebroadcast.ts';
 import { membershipOf, requireLegend, requirePremium, statusFields } from '../../membership/store.ts';
 import { CommandError } from '../args.ts';
 import type { AsyncCommand } from '../async.ts';
@@ -28,6 +19,7 @@ import type { CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command, CommandEnv } from '../registry.ts';
 import { requireSignedRequest } from '../signed.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 /** C.3 gives membership status, name and quote replies no kind of their own; they go out as wallet-operation responses. */
 export const KIND_MEMBERSHIP_REPLY = 10000300;
@@ -136,8 +128,8 @@ const legendCustomization: Command = async (args, env) => {
   }
   const decorations = await membershipDecorations(env.ctx, ev.pubkey);
   // A non-legend still gets their (default) customization, so the settings page can render.
-  if (!decorations.some((o) => o.kind === KIND_LEGEND_CUSTOMIZATION)) {
-    decorations.unshift(synthetic(KIND_LEGEND_CUSTOMIZATION, { [ev.pubkey]: await customizationOf(env.ctx.db, ev.pubkey) }));
+  if (!decorations.some((o) => o.kind === CacheKind.LEGEND_CUSTOMIZATION)) {
+    decorations.unshift(synthetic(CacheKind.LEGEND_CUSTOMIZATION, { [ev.pubkey]: await customizationOf(env.ctx.db, ev.pubkey) }));
   }
   return decorations;
 };
@@ -149,7 +141,7 @@ const stripeStatus: Command = async () => {
 const mediaStatsCommand: Command = async (args, env) => {
   const { ev } = await requireSignedRequest(args, env, 'membership_media_management_stats');
   await requirePremium(env.ctx, ev.pubkey);
-  return [synthetic(KIND_MEDIA_STATS, await mediaStats(env.ctx, ev.pubkey))];
+  return [synthetic(CacheKind.MEDIA_STATS, await mediaStats(env.ctx, ev.pubkey))];
 };
 
 const mediaUploadsCommand: Command = async (args, env) => {
@@ -162,7 +154,7 @@ const mediaDeleteCommand: Command = async (args, env) => {
   const { ev, params } = await requireSignedRequest(args, env, 'membership_media_management_delete');
   await requirePremium(env.ctx, ev.pubkey);
   await mediaDelete(env.ctx, ev.pubkey, params.raw.url);
-  return [synthetic(KIND_MEDIA_STATS, await mediaStats(env.ctx, ev.pubkey))];
+  return [synthetic(CacheKind.MEDIA_STATS, await mediaStats(env.ctx, ev.pubkey))];
 };
 
 const recoveryCommand: Command = async (args, env) => {
@@ -186,13 +178,13 @@ const rebroadcastStart: Command = async (args, env) => {
   const { ev, params } = await requireSignedRequest(args, env, 'membership_content_rebroadcast_start');
   await requirePremium(env.ctx, ev.pubkey);
   await startRebroadcast(env.ctx, ev.pubkey, params.optKinds(), params.raw.relays);
-  return [synthetic(KIND_BROADCAST_STATUS, await rebroadcastStatus(env.ctx, ev.pubkey))];
+  return [synthetic(CacheKind.BROADCAST_STATUS, await rebroadcastStatus(env.ctx, ev.pubkey))];
 };
 
 const rebroadcastCancel: Command = async (args, env) => {
   const { ev } = await requireSignedRequest(args, env, 'membership_content_rebroadcast_cancel');
   await cancelRebroadcast(env.ctx, ev.pubkey);
-  return [synthetic(KIND_BROADCAST_STATUS, await rebroadcastStatus(env.ctx, ev.pubkey))];
+  return [synthetic(CacheKind.BROADCAST_STATUS, await rebroadcastStatus(env.ctx, ev.pubkey))];
 };
 
 const rebroadcastingStatus: AsyncCommand = async (args, env) => {
@@ -200,7 +192,7 @@ const rebroadcastingStatus: AsyncCommand = async (args, env) => {
   const { ctx } = env;
   return {
     everyMs: REBROADCAST_STATUS_EVERY_MS,
-    poll: async () => [synthetic(KIND_BROADCAST_STATUS, await rebroadcastStatus(ctx, ev.pubkey))],
+    poll: async () => [synthetic(CacheKind.BROADCAST_STATUS, await rebroadcastStatus(ctx, ev.pubkey))],
   };
 };
 

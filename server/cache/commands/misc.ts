@@ -12,12 +12,7 @@ import { synthetic } from '../enrich.ts';
 import { netStats } from '../netstats.ts';
 import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
-
-const KIND_RELAYS = 10000109;
-const KIND_NOSTR_STATS = 10000136;
-const KIND_USER_PUBKEY = 10000138;
-const KIND_TRUSTED_USERS = 10000140;
-const KIND_NIP19_DECODE = 10000173;
+import { CacheKind } from '../../../core/kinds.ts';
 
 const MAX_IDS = 100;
 /** nostr-tools refuses longer bech32 strings anyway; the check keeps the error message ours. */
@@ -73,7 +68,7 @@ const nip19Decode: Command = async (args) => {
   if (ids.length > MAX_IDS) throw new CommandError(`too many ids (at most ${MAX_IDS})`);
   const out: Record<string, Decoded> = {};
   for (const id of ids as string[]) out[id] = decodeOne(id);
-  return [synthetic(KIND_NIP19_DECODE, out)];
+  return [synthetic(CacheKind.NIP19_DECODE, out)];
 };
 
 /** Relay URLs by how many current kind-10002 lists name them (event_tags holds only current versions). */
@@ -89,7 +84,7 @@ async function relayCounts(db: Queryable): Promise<[string, number][]> {
 const relays: Command = async (args, { ctx }) => {
   const limit = args.limit(100, MAX_RANKED);
   const counts = await sharedValue(ctx.db, 'relays', () => relayCounts(ctx.db));
-  return [synthetic(KIND_RELAYS, Object.fromEntries(counts.slice(0, limit)))];
+  return [synthetic(CacheKind.RELAYS, Object.fromEntries(counts.slice(0, limit)))];
 };
 
 /**
@@ -117,7 +112,7 @@ async function storeStats(db: Queryable): Promise<Record<string, number | null>>
 const nostrStats: Command = async (_args, { ctx }) => {
   const net = JSON.parse(String((await netStats(ctx)).content)) as Record<string, unknown>;
   const extra = await sharedValue(ctx.db, 'nostr_stats', () => storeStats(ctx.db));
-  return [synthetic(KIND_NOSTR_STATS, { ...net, ...extra })];
+  return [synthetic(CacheKind.NOSTR_STATS, { ...net, ...extra })];
 };
 
 async function mostFollowed(db: Queryable): Promise<{ pk: string; n: number }[]> {
@@ -137,7 +132,7 @@ const trustedUsers: Command = async (args, { ctx }) => {
   const ranked = (await sharedValue(ctx.db, 'trusted_users', () => mostFollowed(ctx.db))).slice(0, limit);
   const top = ranked[0]?.n ?? 0;
   const list = ranked.map((r) => ({ pk: r.pk, tr: top > 0 ? r.n / top : 0 }));
-  const out: CacheObject[] = [synthetic(KIND_TRUSTED_USERS, list)];
+  const out: CacheObject[] = [synthetic(CacheKind.TRUSTED_USERS, list)];
   if (list.length) out.push(...(await userInfos(ctx.db, list.map((r) => r.pk))));
   return out;
 };
@@ -181,7 +176,7 @@ const userOfLnAddress: Command = async (args, { ctx }) => {
   const followers = await followerCounts(ctx.db, matches);
   matches.sort((a, b) => (followers.get(b) ?? 0) - (followers.get(a) ?? 0) || (a < b ? -1 : 1));
   const pubkey = matches[0];
-  return [synthetic(KIND_USER_PUBKEY, { pubkey }), ...(await userInfos(ctx.db, [pubkey]))];
+  return [synthetic(CacheKind.USER_PUBKEY, { pubkey }), ...(await userInfos(ctx.db, [pubkey]))];
 };
 
 export const miscCommands: [string, Command][] = [

@@ -5,9 +5,8 @@ import { eventsByIds, profilesOf, type CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { requireSignedRequest } from '../signed.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_FILTERING_REASON = 10000131;
-const KIND_IS_HIDDEN = 10000137;
 const MAX_CHECK = 500;
 /** A report's reason is free text from the client; the operator needs a sentence, not a novel. */
 const MAX_REASON_CHARS = 2000;
@@ -24,7 +23,7 @@ const searchFilterlist: Command = async (args, { ctx }) => {
   const viewer = args.optHex('user_pubkey');
   const reason = await filteringReason(ctx.db, viewer, pubkey);
   if (!reason) return [];
-  const out: CacheObject[] = [synthetic(KIND_FILTERING_REASON, reason)];
+  const out: CacheObject[] = [synthetic(CacheKind.FILTERING_REASON, reason)];
   if ('pubkey' in reason) {
     const prof = (await profilesOf(ctx.db, [reason.pubkey])).get(reason.pubkey);
     if (prof) out.push(prof as unknown as CacheObject);
@@ -46,7 +45,7 @@ const isHiddenByContentModeration: Command = async (args, { ctx }) => {
     const ev = events.get(id);
     byEvent[id] = ev ? isEventHidden(hidden, ev) : hidden.ids.has(id) || hidden.threads.has(id);
   }
-  return [synthetic(KIND_IS_HIDDEN, { pubkeys: byPubkey, event_ids: byEvent })];
+  return [synthetic(CacheKind.IS_HIDDEN, { pubkeys: byPubkey, event_ids: byEvent })];
 };
 
 /** The target is signed with the report (content `{pubkey|event_id, reason?}`), so a captured report cannot be aimed at someone else. */

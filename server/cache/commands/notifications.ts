@@ -8,12 +8,7 @@ import { enrich, Output, synthetic, type FeedItem } from '../enrich.ts';
 import { subscribeLive } from '../plain.ts';
 import type { Command } from '../registry.ts';
 import { requireOwner, requireSignedRequest } from '../signed.ts';
-
-const KIND_NOTIFICATION = 10000110;
-const KIND_USER_PROFILE = 10000105;
-const KIND_SEEN_UNTIL = 10000111;
-const KIND_SUMMARY = 10000112;
-const KIND_SUMMARY_2 = 10000132;
+import { CacheKind } from '../../../core/kinds.ts';
 
 const PAGE = 100;
 const TYPE_GROUPS: Record<string, number[] | null> = {
@@ -87,12 +82,12 @@ const getNotifications: Command = async (args, { ctx }) => {
       else if (EVENT_ARGS.has(k)) events.push(v);
     }
     if (people.some((p) => hidden.pubkeys.has(p)) || events.some((e) => hidden.ids.has(e))) continue;
-    out.push({ kind: KIND_NOTIFICATION, content: row.content });
+    out.push({ kind: CacheKind.NOTIFICATION, content: row.content });
     for (const p of people) pubkeys.add(p);
     for (const e of events) items.push({ id: e, key: Number(row.created_at) });
   }
   const followers = await followerCounts(ctx.db, pubkeys);
-  for (const p of pubkeys) out.push(synthetic(KIND_USER_PROFILE, { pubkey: p, followers_count: followers.get(p) ?? 0 }));
+  for (const p of pubkeys) out.push(synthetic(CacheKind.USER_PROFILE, { pubkey: p, followers_count: followers.get(p) ?? 0 }));
   if (items.length) await enrich(ctx.db, items, { viewer, orderBy: 'created_at', noRange: true, out });
   const profiles = await profilesOf(ctx.db, pubkeys);
   for (const p of pubkeys) {
@@ -108,7 +103,7 @@ const getNotificationsSeen: Command = async (args, env) => {
   const pubkey = await requireOwner(args, env, 'get_notifications_seen', 'pubkey');
   const row = await ctx.db.get<{ seen_until: number | string }>('SELECT seen_until FROM notifications_seen WHERE pubkey = ?', [pubkey]);
   // A user who never marked anything has seen nothing: "0" rather than Primal's "unknown user" NOTICE.
-  return [synthetic(KIND_SEEN_UNTIL, Number(row?.seen_until ?? 0))];
+  return [synthetic(CacheKind.NOTIFICATIONS_SEEN_UNTIL, Number(row?.seen_until ?? 0))];
 };
 
 /** The seen mark is the signed event's created_at, which is within five minutes of now by construction. */
@@ -146,7 +141,7 @@ const notificationCounts: AsyncCommand = async (args, env) => {
     everyMs: 1000,
     poll: async () => {
       const counts = await countsOf(ctx, pubkey);
-      return counts ? [{ kind: KIND_SUMMARY, pubkey, ...counts }] : [];
+      return counts ? [{ kind: CacheKind.NOTIFICATIONS_SUMMARY, pubkey, ...counts }] : [];
     },
   };
 };
@@ -158,7 +153,7 @@ const notificationCounts2: AsyncCommand = async (args, env) => {
     everyMs: 1000,
     poll: async () => {
       const counts = await countsOf(ctx, pubkey);
-      return counts ? [synthetic(KIND_SUMMARY_2, counts, { pubkey })] : [];
+      return counts ? [synthetic(CacheKind.NOTIFICATIONS_SUMMARY_2, counts, { pubkey })] : [];
     },
   };
 };
@@ -189,7 +184,7 @@ const notificationsPush: AsyncCommand = async (args, env) => {
         ]),
       );
       rows.sort((a, b) => Number(a.created_at) - Number(b.created_at));
-      return rows.map((r) => ({ kind: KIND_NOTIFICATION, content: r.content }));
+      return rows.map((r) => ({ kind: CacheKind.NOTIFICATION, content: r.content }));
     },
   };
 };

@@ -8,10 +8,10 @@ import { followerCounts } from '../data.ts';
 import { enrich } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { userInfos } from './users.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 /** Followers looked at when ordering a follower list by popularity; beyond this the list is cut. */
 const MAX_FOLLOWER_CANDIDATES = 2000;
-const MEDIA_INFO = 10000119;
 
 /** The author's top-level notes by a score column, best first. */
 async function authorTop(db: Queryable, pubkey: string, field: 'score' | 'score24h', mediaOnly: boolean, limit: number) {
@@ -36,7 +36,7 @@ function scoredContent(field: 'score' | 'score24h', mediaOnly: boolean): Command
     if (!items.length) return [];
     const bundle = await enrich(ctx.db, items, { viewer: args.optHex('user_pubkey'), orderBy: field, noRange: true });
     return bundle.objects.filter(
-      (o) => ((o.kind === 1 || o.kind === 0) && o.pubkey === pubkey) || (mediaOnly && o.kind === MEDIA_INFO),
+      (o) => ((o.kind === 1 || o.kind === 0) && o.pubkey === pubkey) || (mediaOnly && o.kind === CacheKind.MEDIA_METADATA),
     );
   };
 }

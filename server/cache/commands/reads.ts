@@ -8,7 +8,7 @@ import { Args, CommandError } from '../args.ts';
 import { addressKey, eventsByAddress, eventsByIds, inChunks, type CacheObject } from '../data.ts';
 import { enrich, Output, range, type FeedItem } from '../enrich.ts';
 import { parseAddress } from '../refs.ts';
-import type { Command, CommandEnv } from '../registry.ts';
+import type { Command, SpecFeed } from '../registry.ts';
 
 const READS_NOTES = ['follows', 'authored', 'zappedbyfollows', 'all'] as const;
 type ReadsNotes = (typeof READS_NOTES)[number];
@@ -125,11 +125,10 @@ const longFormContentFeed: Command = async (args, { ctx }) =>
 
 /**
  * The reads specs of mega_feed_directive (S §3.1) with the outer request's paging: topic,
- * curation, zappedbyfollows and plain listings. Scopes that are advanced searches (follows,
- * myfollowsinteractions) are answered before this by commands/search.ts; for any other scope
- * this returns null so the dispatch goes on.
+ * curation, zappedbyfollows and plain listings, i.e. no scope or zappedbyfollows (the scopes
+ * that are advanced searches go to commands/search.ts; commands/feed-specs.ts decides).
  */
-export async function readsSpecFeed(args: Args, spec: Record<string, unknown>, env: CommandEnv): Promise<CacheObject[] | null> {
+export const readsSpecFeed: SpecFeed = async (args, spec, env) => {
   const { id, kind: _kind, scope, ...rest } = spec;
   const viewer = args.optHex('user_pubkey');
   const merged = new Args({ ...args.raw, ...rest });
@@ -139,10 +138,9 @@ export async function readsSpecFeed(args: Args, spec: Record<string, unknown>, e
     if (!viewer) return [range('published_at', [])];
     return readsBundle(env.ctx.db, { ...readQuery(merged, { notes: 'all', minwords }), pubkey: viewer, notes: 'zappedbyfollows' }, viewer);
   }
-  if (scope !== undefined) return null;
   const q = readQuery(merged, { notes: merged.has('pubkey') && !merged.has('curation') ? 'authored' : 'all', minwords });
   return readsBundle(env.ctx.db, q, viewer);
-}
+};
 
 /** The ids an address had before its current version, so replies to an edited article's old ids still count. */
 async function versionIds(db: Queryable, kind: number, pubkey: string, d: string): Promise<string[]> {

@@ -5,8 +5,9 @@
 import type { Queryable, SqlValue } from '../../store/db.ts';
 import { CommandError, type Args } from '../args.ts';
 import type { CacheObject } from '../data.ts';
-import { enrich, K, range, type FeedItem } from '../enrich.ts';
+import { enrich, range, type FeedItem } from '../enrich.ts';
 import type { Command } from '../registry.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 const HOUR = 3600;
 /** Explore never looks further back than a week (S §3.4). */
@@ -90,7 +91,7 @@ export async function latestItems(
 
 const SELECTOR = /^(trending|gm_trending|classic_trending|mostzapped)_(24h|12h|4h|1h)$/;
 /** The precomputed lists in Primal carry no stats: only notes, references and profiles. */
-const SCORED_KINDS = new Set([0, 1, K.REFERENCED_EVENT]);
+const SCORED_KINDS = new Set([0, 1, CacheKind.REFERENCED_EVENT]);
 
 const scored: Command = async (args: Args, { ctx }) => {
   const selector = args.str('selector', '');

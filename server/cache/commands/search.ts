@@ -10,10 +10,10 @@ import type { SearchPage } from '../../search/sql.ts';
 import { Args, CommandError } from '../args.ts';
 import type { CacheObject } from '../data.ts';
 import { enrich, synthetic } from '../enrich.ts';
-import type { Command, CommandEnv } from '../registry.ts';
+import type { Command, CommandEnv, SpecFeed } from '../registry.ts';
 import { userInfos } from './users.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_PARSED_SEARCH_QUERY = 10000180;
 const MAX_PAGE = 100;
 
 function parse(query: string, now: number): ParsedQuery {
@@ -71,7 +71,7 @@ const advancedSearch: Command = async (args, env) =>
 
 const parseAdvancedSearchQuery: Command = async (args, { ctx }) => {
   const parsed = parse(args.str('query', ''), ctx.now());
-  return [synthetic(KIND_PARSED_SEARCH_QUERY, describeQuery(parsed))];
+  return [synthetic(CacheKind.PARSED_SEARCH_QUERY, describeQuery(parsed))];
 };
 
 type SpecQuery = (spec: Args) => string | undefined;
@@ -79,7 +79,7 @@ type SpecQuery = (spec: Args) => string | undefined;
 const READS_FOLLOWS = 'kind:30023 scope:myfollows features:summary';
 
 /** mega_feed_directive ids that are saved advanced searches (S §3.1 table). */
-const SPEC_QUERIES = new Map<string, SpecQuery>([
+export const SAVED_SEARCHES: ReadonlyMap<string, SpecQuery> = new Map<string, SpecQuery>([
   ['advsearch', (s) => s.str('query', '')],
   ['nostr-reads-feed', () => 'kind:30023 scope:myfollowsinteractions minwords:100 features:summary'],
   ['video-reels', () => 'kind:1 filter:video orientation:vertical maxduration:90 mininteractions:2'],
@@ -91,37 +91,24 @@ const SPEC_QUERIES = new Map<string, SpecQuery>([
   ['explore-media', () => 'kind:1 filter:image scope:mynetworkinteractions -#nsfw features:cdnmedia'],
 ]);
 
-/** Reads feeds whose scope is an advanced search; other reads specs stay with the reads feed. */
-function readsQuery(spec: Record<string, unknown>, s: Args): string | undefined {
-  if (spec.id !== 'reads-feed' && spec.kind !== 'reads') return undefined;
-  const scope = s.optStr('scope');
-  if (scope === 'myfollowsinteractions') return 'kind:1 scope:myfollowsinteractions';
-  if (scope !== 'follows') return undefined;
+/** The reads scopes that are advanced searches; other reads specs stay with the reads feed. */
+export const READS_SEARCH_SCOPES: ReadonlySet<unknown> = new Set(['follows', 'myfollowsinteractions']);
+
+/** The query of a reads spec whose scope is in READS_SEARCH_SCOPES. */
+export const readsSearchQuery: SpecQuery = (s) => {
+  if (s.optStr('scope') === 'myfollowsinteractions') return 'kind:1 scope:myfollowsinteractions';
   const minwords = s.int('minwords', 100);
   if (minwords < 0) throw new CommandError('invalid minwords');
   return `${READS_FOLLOWS} minwords:${minwords}`;
-}
+};
 
-/**
- * The mega_feed_directive hook: the search-backed specs, or undefined so the caller's own
- * dispatch handles the spec.
- */
-export function runSearchSpec(spec: Record<string, unknown>, args: Args, env: CommandEnv): Promise<CacheObject[]> | undefined {
-  const s = new Args(spec);
-  const viewer = args.optHex('user_pubkey');
-  const page = () => readPage(args, 20);
-  if (spec.id === 'search' && spec.kind !== 'reads') {
-    const query = s.str('query', '').trim();
-    if (!query) return Promise.reject(new CommandError('query is empty'));
-    return advancedSearchBundle(env, query, page(), viewer);
-  }
-  const reads = readsQuery(spec, s);
-  if (reads) return advancedSearchBundle(env, reads, page(), viewer);
-  const make = typeof spec.id === 'string' ? SPEC_QUERIES.get(spec.id) : undefined;
-  if (!make) return undefined;
-  const query = make(s)?.trim();
-  if (!query) return Promise.reject(new CommandError('query is empty'));
-  return advancedSearchBundle(env, query, page(), viewer);
+/** A spec answered by the advanced search its `query` makes of it, paged by the outer request. */
+export function searchSpecFeed(query: SpecQuery): SpecFeed {
+  return async (args, spec, env) => {
+    const q = query(new Args(spec))?.trim();
+    if (!q) throw new CommandError('query is empty');
+    return advancedSearchBundle(env, q, readPage(args, 20), args.optHex('user_pubkey'));
+  };
 }
 
 const PAGE_KEYS = ['since', 'until', 'limit', 'offset', 'user_pubkey'];
@@ -131,8 +118,6 @@ const PAGE_KEYS = ['since', 'until', 'limit', 'offset', 'user_pubkey'];
  * or object, or a command call `["advanced_search", {query}]` (C.2).
  */
 const advancedFeed: Command = async (args, env) => {
-  // Loaded on use: the registry imports this module, so a static import would be a cycle.
-  const { COMMANDS } = await import('../registry.ts');
   let spec: unknown = args.raw.specification;
   if (typeof spec === 'string') {
     try {
@@ -148,14 +133,11 @@ const advancedFeed: Command = async (args, env) => {
     if (typeof name !== 'string' || (kwargs !== undefined && (typeof kwargs !== 'object' || kwargs === null || Array.isArray(kwargs)))) {
       throw new CommandError('invalid spec format');
     }
-    const command = name === 'advanced_feed' ? undefined : COMMANDS.get(name);
-    if (!command) throw new CommandError('unknown api request');
-    return command(new Args({ ...paging, ...(kwargs as Record<string, unknown> | undefined) }), env);
+    if (name === 'advanced_feed') throw new CommandError('unknown api request');
+    return env.run(name, { ...paging, ...(kwargs as Record<string, unknown> | undefined) });
   }
   if (!spec || typeof spec !== 'object') throw new CommandError('invalid spec format');
-  const mega = COMMANDS.get('mega_feed_directive');
-  if (!mega) throw new CommandError('unknown api request');
-  return mega(new Args({ ...paging, spec: JSON.stringify(spec) }), env);
+  return env.run('mega_feed_directive', { ...paging, spec: JSON.stringify(spec) });
 };
 
 export const searchCommands: [string, Command][] = [

@@ -11,15 +11,10 @@ import { APP_RELEASES, defaultAppSettings, HOME_FEEDS, READS_FEEDS } from '../de
 import { synthetic } from '../enrich.ts';
 import type { Command, CommandEnv } from '../registry.ts';
 import { APP_CLIENT, requireSignedRequest } from '../signed.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 export { getUserSettings } from '../../moderation/settings-store.ts';
 
-const KIND_APP_SETTINGS_DEFAULT = 10000103;
-const KIND_DEFAULT_RELAYS = 10000124;
-const KIND_APP_RELEASES = 10000138;
-const KIND_READS_FEEDS = 10000152;
-const KIND_HOME_FEEDS = 10000153;
-const KIND_APP_SUBSETTINGS = 10000155;
 const DEFAULT_CLIENT = APP_CLIENT;
 
 /** The JSON object in a signed event's content. */
@@ -31,7 +26,7 @@ function jsonContent(ev: { content: string }, what: string): Record<string, unkn
 
 const getDefaultAppSettings: Command = async (args) => {
   const client = args.str('client', DEFAULT_CLIENT);
-  return [{ kind: KIND_APP_SETTINGS_DEFAULT, tags: [['d', client]], content: JSON.stringify(defaultAppSettings()) }];
+  return [{ kind: CacheKind.DEFAULT_APP_SETTINGS, tags: [['d', client]], content: JSON.stringify(defaultAppSettings()) }];
 };
 
 /** S §3.9: with nothing stored, the defaults are stored for the user and returned as a 10000103. */
@@ -44,7 +39,7 @@ const getAppSettings: Command = async (args, env) => {
     id: '0'.repeat(64),
     pubkey: '0'.repeat(64),
     sig: '0'.repeat(128),
-    kind: KIND_APP_SETTINGS_DEFAULT,
+    kind: CacheKind.DEFAULT_APP_SETTINGS,
     created_at: env.ctx.now(),
     tags: [['d', client]],
     content: JSON.stringify(defaultAppSettings()),
@@ -96,7 +91,7 @@ const getAppSubsettings: Command = async (args, env) => {
     ev.pubkey,
     subkey,
   ]);
-  return [row ? { kind: KIND_APP_SUBSETTINGS, content: row.settings } : synthetic(KIND_APP_SUBSETTINGS, SUBSETTINGS[subkey])];
+  return [row ? { kind: CacheKind.APP_SUBSETTINGS, content: row.settings } : synthetic(CacheKind.APP_SUBSETTINGS, SUBSETTINGS[subkey])];
 };
 
 const setAppSubsettings: Command = async (args, env) => {
@@ -136,16 +131,16 @@ export const settingsCommands: [string, Command][] = [
   ['set_app_settings', setAppSettings],
   ['get_app_subsettings', getAppSubsettings],
   ['set_app_subsettings', setAppSubsettings],
-  ['get_app_releases', async () => [synthetic(KIND_APP_RELEASES, APP_RELEASES)]],
-  ['get_home_feeds', async () => [synthetic(KIND_HOME_FEEDS, HOME_FEEDS)]],
-  ['get_reads_feeds', async () => [synthetic(KIND_READS_FEEDS, READS_FEEDS)]],
-  ['get_default_relays', async (_args, env) => [synthetic(KIND_DEFAULT_RELAYS, defaultRelays(env))]],
+  ['get_app_releases', async () => [synthetic(CacheKind.APP_RELEASES, APP_RELEASES)]],
+  ['get_home_feeds', async () => [synthetic(CacheKind.HOME_FEEDS, HOME_FEEDS)]],
+  ['get_reads_feeds', async () => [synthetic(CacheKind.READS_FEEDS, READS_FEEDS)]],
+  ['get_default_relays', async (_args, env) => [synthetic(CacheKind.DEFAULT_RELAYS, defaultRelays(env))]],
   [
     'get_default_app_subsettings',
     async (args) => {
       const subkey = args.str('subkey', '');
       if (!(subkey in SUBSETTINGS)) throw new CommandError('invalid subkey');
-      return [synthetic(KIND_APP_SUBSETTINGS, SUBSETTINGS[subkey])];
+      return [synthetic(CacheKind.APP_SUBSETTINGS, SUBSETTINGS[subkey])];
     },
   ],
 ];

@@ -8,9 +8,8 @@ import { CommandError } from '../args.ts';
 import { eventsByIds, statsByIds, type StatsRow } from '../data.ts';
 import { enrich, range, synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_ARTICLES_STATS = 10000174;
-const KIND_POLL_STATS = 10000179;
 const KIND_POLL = 1068;
 const KIND_POLL_RESPONSE = 1018;
 const KIND_ARTICLE = 30023;
@@ -62,14 +61,14 @@ function countVotes(poll: NostrEvent, responses: NostrEvent[]): PollOption[] {
 const pollVotes: Command = async (args, { ctx }) => {
   const pollId = args.hex('event_id');
   const poll = (await eventsByIds(ctx.db, [pollId])).get(pollId);
-  if (!poll) return [synthetic(KIND_POLL_STATS, { [pollId]: [] })];
+  if (!poll) return [synthetic(CacheKind.POLL_STATS, { [pollId]: [] })];
   if (poll.kind !== KIND_POLL) throw new CommandError(`event is not a poll (kind ${KIND_POLL})`);
   const rows = await ctx.db.all<{ event_id: string }>(
     `SELECT event_id FROM event_tags WHERE name = 'e' AND value = ? AND kind = ? ORDER BY created_at DESC LIMIT ?`,
     [pollId, KIND_POLL_RESPONSE, MAX_RESPONSES],
   );
   const responses = [...(await eventsByIds(ctx.db, rows.map((r) => r.event_id))).values()].filter((e) => e.kind === KIND_POLL_RESPONSE);
-  return [synthetic(KIND_POLL_STATS, { [pollId]: countVotes(poll, responses) })];
+  return [synthetic(CacheKind.POLL_STATS, { [pollId]: countVotes(poll, responses) })];
 };
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -93,7 +92,7 @@ const articlesStats: Command = async (args, { ctx }) => {
       [pubkey, pubkey, KIND_ARTICLE],
     ),
   ]);
-  return [synthetic(KIND_ARTICLES_STATS, { articles: num(articles?.n), drafts: num(drafts?.n), satszapped: num(zapped?.n) })];
+  return [synthetic(CacheKind.ARTICLES_STATS, { articles: num(articles?.n), drafts: num(drafts?.n), satszapped: num(zapped?.n) })];
 };
 
 const BY = ['satszapped', 'interactions'] as const;

@@ -2,12 +2,11 @@
 import type { Queryable } from '../../store/db.ts';
 import { isHex64, type Args } from '../args.ts';
 import { followerCounts, hiddenFor, mediaServerListsOf, profilesOf, replaceableOf, type CacheObject } from '../data.ts';
-import { K, synthetic } from '../enrich.ts';
+import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { followerIncreases } from './follower-gains.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_USER_PROFILE = 10000105;
-const KIND_FILTERING_REASON = 10000131;
 /** S §3.3: follows_count is capped like Primal's. */
 const MAX_FOLLOWS_COUNT = 5000;
 
@@ -23,7 +22,7 @@ export async function userInfos(db: Queryable, pubkeys: string[]): Promise<Cache
     out.push(prof as unknown as CacheObject);
     scores[pk] = counts.get(pk) ?? 0;
   }
-  out.push(synthetic(K.USER_SCORES, scores), synthetic(K.FOLLOWER_COUNTS, scores));
+  out.push(synthetic(CacheKind.USER_SCORES, scores), synthetic(CacheKind.FOLLOWER_COUNTS, scores));
   for (const list of await mediaServerListsOf(db, Object.keys(scores))) out.push(list as unknown as CacheObject);
   return out;
 }
@@ -84,9 +83,9 @@ const userProfile: Command = async (args: Args, { ctx }) => {
   const prof = (await profilesOf(ctx.db, [pubkey])).get(pubkey);
   if (prof) out.push(prof as unknown as CacheObject);
   const increase = (await followerIncreases(ctx.db, ctx.now(), [pubkey])).get(pubkey);
-  out.push(synthetic(KIND_USER_PROFILE, { ...(await profileStats(ctx.db, pubkey)), followers_increase: increase }));
+  out.push(synthetic(CacheKind.USER_PROFILE, { ...(await profileStats(ctx.db, pubkey)), followers_increase: increase }));
   const hidden = await hiddenFor(ctx.db, viewer);
-  if (hidden.pubkeys.has(pubkey)) out.push(synthetic(KIND_FILTERING_REASON, { action: 'block', pubkey: viewer }));
+  if (hidden.pubkeys.has(pubkey)) out.push(synthetic(CacheKind.FILTERING_REASON, { action: 'block', pubkey: viewer }));
   return out;
 };
 

@@ -10,9 +10,8 @@ import { CommandError, isHex64 } from '../args.ts';
 import { replaceableOf } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command, CommandEnv } from '../registry.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
-const KIND_IMPORT_STATUS = 10000127;
-const KIND_BROADCAST_RESPONSES = 10000149;
 /** One import_events call is one publish; anything bigger is a bulk upload that belongs on the relay. */
 const MAX_IMPORT = 500;
 const MAX_BROADCAST_EVENTS = 100;
@@ -69,7 +68,7 @@ const importEvents: Command = async (args, { ctx }) => {
   if (events.length > MAX_IMPORT) throw new CommandError('too many events');
   const results = await ctx.importer.importEvents(events, 'cache');
   const imported = results.filter((r) => r.ok).length;
-  return [synthetic(KIND_IMPORT_STATUS, { imported, errors: results.length - imported })];
+  return [synthetic(CacheKind.IMPORT_STATUS, { imported, errors: results.length - imported })];
 };
 
 const broadcastEvents: Command = async (args, env) => {
@@ -77,7 +76,7 @@ const broadcastEvents: Command = async (args, env) => {
   if (!Array.isArray(events)) throw new CommandError('invalid events: expected an array');
   if (events.length > MAX_BROADCAST_EVENTS) throw new CommandError(`too many events (at most ${MAX_BROADCAST_EVENTS})`);
   const relays = relayList(args.raw.relays);
-  return [synthetic(KIND_BROADCAST_RESPONSES, await importAndPublish(env, events, relays))];
+  return [synthetic(CacheKind.BROADCAST_RESPONSES, await importAndPublish(env, events, relays))];
 };
 
 /** Read relays (NIP-65 inboxes) of the people a reply tags, so they see it even if they never read our relays. */
@@ -108,7 +107,7 @@ const broadcastReply: Command = async (args, env) => {
   const event = validateShape(raw);
   if (typeof event === 'string') throw new CommandError(`invalid event: ${event}`);
   const relays = await inboxRelays(env, event);
-  return [synthetic(KIND_BROADCAST_RESPONSES, await importAndPublish(env, [event], relays))];
+  return [synthetic(CacheKind.BROADCAST_RESPONSES, await importAndPublish(env, [event], relays))];
 };
 
 export const writeCommands: [string, Command][] = [

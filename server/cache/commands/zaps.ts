@@ -6,9 +6,10 @@ import { hiddenFor } from '../../moderation/hidden.ts';
 import type { Queryable, SqlValue } from '../../store/db.ts';
 import { CommandError, type Args } from '../args.ts';
 import { eventsByIds, followerCounts, profilesOf, replaceableOf, sqlMarks, type CacheObject } from '../data.ts';
-import { enrich, K, Output, range, synthetic, type FeedItem } from '../enrich.ts';
+import { enrich, Output, range, synthetic, type FeedItem } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { targetOf } from './actions.ts';
+import { CacheKind } from '../../../core/kinds.ts';
 
 const DAY = 86_400;
 
@@ -86,7 +87,7 @@ export async function zapBundle(db: Queryable, zaps: Zap[], opts: ZapBundleOptio
     const target = z.target_event_id ? targets.get(z.target_event_id) : undefined;
     if (target) out.push(target as unknown as CacheObject);
     out.push(
-      synthetic(K.ZAP_EVENT, {
+      synthetic(CacheKind.ZAP_INFO, {
         event_id: z.target_event_id,
         created_at: z.created_at,
         sender: z.sender,
@@ -106,7 +107,7 @@ export async function zapBundle(db: Queryable, zaps: Zap[], opts: ZapBundleOptio
     out.push(prof as unknown as CacheObject);
     scores[pk] = counts.get(pk) ?? 0;
   }
-  out.push(synthetic(K.USER_SCORES, scores));
+  out.push(synthetic(CacheKind.USER_SCORES, scores));
   if (!opts.noRange) {
     const items: FeedItem[] = kept.map((z) => ({ id: z.receipt_id, key: opts.orderBy === 'amount_sats' ? z.amount_sats : z.created_at }));
     out.push(range(opts.orderBy, items));

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { npubEncode } from 'nostr-tools/nip19';
-import { shortNpub } from '../../../worker/profile';
+import { shortNpub } from '../../../core/profile';
 import { accountAction, useAccount } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
 import { remoteSignerError } from '../../lib/remoteSigner';

@@ -5,7 +5,7 @@
  */
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote, ReactionTab } from '../../../worker/types';
+import type { FeedNote, ReactionTab } from '../../../core/types';
 import { useActingPubkey } from '../../lib/account';
 import { formatCount } from '../../lib/format';
 import { NOTE_NS } from '../../lib/noteI18n';

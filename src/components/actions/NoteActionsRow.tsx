@@ -1,6 +1,6 @@
 /** The action bar with its own reactions modal, for places that are not a note card (articles). */
 import { lazy, Suspense, useState } from 'react';
-import type { FeedNote, ReactionTab } from '../../../worker/types';
+import type { FeedNote, ReactionTab } from '../../../core/types';
 import { NoteStats } from '../NoteStats';
 // The counts' buttons are styled with the note card's; a reads list may not have loaded them yet.
 import '../../styles/note.css';

@@ -5,8 +5,8 @@
 import type { RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import type { FeedNote } from '../../../core/types';
+import { displayName } from '../../../core/profile';
 import { accountAction } from '../../lib/account';
 import { authorNpub, broadcastPayload, deletionEvent, noteId, noteLink, rawData, threadRootOf } from '../../lib/noteActions';
 import { confirmDialog, openLogin } from '../../lib/overlays';

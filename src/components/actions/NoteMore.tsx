@@ -1,7 +1,7 @@
 /** The "…" button of a note card; the menu and its dialogs load on the first click. */
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
+import type { FeedNote } from '../../../core/types';
 import { useActingPubkey } from '../../lib/account';
 import { MoreIcon } from './icons';
 import type { NotePanel } from './NoteMenu';

@@ -4,8 +4,8 @@
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import type { FeedNote } from '../../../core/types';
+import { displayName } from '../../../core/profile';
 import { reportEvent, REPORT_REASONS, type ReportReason } from '../../lib/noteActions';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { Modal } from '../Modal';

@@ -1,7 +1,7 @@
 /** The repost button's menu (its own chunk): repost at once, or quote in the new note form. */
 import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
+import type { FeedNote } from '../../../core/types';
 import { repostEvent } from '../../lib/noteActions';
 import { openComposer } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';

@@ -5,7 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
+import type { FeedNote } from '../../../core/types';
 import { useAccount } from '../../lib/account';
 import { MAX_MESSAGE_LENGTH, parseAmount, zapDefaultOf, zapOptionsOf } from '../../lib/zapSettings';
 import { Modal } from '../Modal';

@@ -1,5 +1,5 @@
 /** Publishing the note actions' own events through the worker (signing, write relays, cache import). */
-import type { NostrEvent, PublishResult, UnsignedEvent } from '../../../worker/types';
+import type { NostrEvent, PublishResult, UnsignedEvent } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 
 /** Resolves with the worker's answer; a broken worker connection counts as a failed publish. */

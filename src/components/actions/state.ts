@@ -7,7 +7,7 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import hu from '../../../locales/hu/actions.json';
 import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
-import type { FeedNote, NoteStats } from '../../../worker/types';
+import type { FeedNote, NoteStats } from '../../../core/types';
 import { accountAction, fullApi, useAccount } from '../../lib/account';
 import { bookmarkTag, coordinateOf, hasBookmark, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
 import { toastError } from '../../lib/toast';

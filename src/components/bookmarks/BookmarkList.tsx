@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import type { FeedNote } from '../../../core/types';
+import { displayName } from '../../../core/profile';
 import { accountAction } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { BookmarkIcon } from '../Icons';

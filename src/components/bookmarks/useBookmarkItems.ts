@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { FeedNote } from '../../../worker/types';
-import { parseBundle } from '../../../worker/bundle';
+import type { FeedNote } from '../../../core/types';
+import { parseBundle } from '../../../core/bundle';
 import { coordinateOf, parseCoordinate } from '../../lib/article';
 import { connect } from '../../worker-client';
 

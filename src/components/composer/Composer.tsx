@@ -6,7 +6,7 @@
 import './ns';
 import { useEffect, useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { displayName } from '../../../worker/profile';
+import { displayName } from '../../../core/profile';
 import { useAccount } from '../../lib/account';
 import { quoteReference } from '../../lib/noteTags';
 import { openLogin, type ComposerRequest } from '../../lib/overlays';

@@ -4,7 +4,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmojiUse } from '../../../worker/types';
+import type { EmojiUse } from '../../../core/types';
 import { useAccount } from '../../lib/account';
 import { EMOJI_SET } from './emojiSet';
 

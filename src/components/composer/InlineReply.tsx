@@ -5,8 +5,8 @@
 import './ns';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
-import { displayName, emptyProfile } from '../../../worker/profile';
+import type { FeedNote } from '../../../core/types';
+import { displayName, emptyProfile } from '../../../core/profile';
 import { useAccount, useActingPubkey } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
 import { Avatar } from '../Avatar';

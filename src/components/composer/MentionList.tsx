@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { Profile } from '../../../worker/types';
-import { displayName, shortNpub, toNpub } from '../../../worker/profile';
+import type { Profile } from '../../../core/types';
+import { displayName, shortNpub, toNpub } from '../../../core/profile';
 import { Avatar } from '../Avatar';
 import type { MentionControls } from './useMention';
 

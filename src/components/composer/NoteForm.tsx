@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmojiUse, FeedNote, NostrEvent, Profile, PublishResult } from '../../../worker/types';
+import type { EmojiUse, FeedNote, NostrEvent, Profile, PublishResult } from '../../../core/types';
 import { accountAction, fullApi, useActingPubkey } from '../../lib/account';
 import { buildNoteEvent } from '../../lib/noteTags';
 import { openLogin } from '../../lib/overlays';

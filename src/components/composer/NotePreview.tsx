@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import type { FeedNote } from '../../../core/types';
+import { displayName } from '../../../core/profile';
 import { formatFullDate, formatRelativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { Avatar } from '../Avatar';

@@ -4,7 +4,7 @@
  * moment after typing stops; an empty text (or the untouched starting text) clears the draft.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Profile } from '../../../worker/types';
+import type { Profile } from '../../../core/types';
 import { accountAction, useAccount } from '../../lib/account';
 
 /** Typing pauses this long before the draft is written, so each keystroke is not a worker call. */

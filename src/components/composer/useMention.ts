@@ -4,8 +4,8 @@
  * reference (NIP-27), which the tag builder turns into a p tag.
  */
 import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
-import type { Profile } from '../../../worker/types';
-import { toNpub } from '../../../worker/profile';
+import type { Profile } from '../../../core/types';
+import { toNpub } from '../../../core/profile';
 import { useUserSearch, type UserSearchState } from '../search/useUserSearch';
 
 // '@' at the start or after a space or an opening bracket, then a name without spaces.

@@ -1,8 +1,8 @@
 /** The left column: relation tabs, mark-all-read, the people search and the paged contact list. */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DmContact, DmRelation, DmSnapshot, Profile } from '../../../worker/types';
-import { displayName, toNpub } from '../../../worker/profile';
+import type { DmContact, DmRelation, DmSnapshot, Profile } from '../../../core/types';
+import { displayName, toNpub } from '../../../core/profile';
 import { formatBadgeCount, formatFullDate, formatRelativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { Avatar } from '../Avatar';

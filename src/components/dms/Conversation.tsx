@@ -6,8 +6,8 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { DmOutgoing, DmSnapshot, Profile } from '../../../worker/types';
-import { displayName, toNpub } from '../../../worker/profile';
+import type { DmOutgoing, DmSnapshot, Profile } from '../../../core/types';
+import { displayName, toNpub } from '../../../core/profile';
 import { formatFullDate } from '../../lib/format';
 import { parseContent } from '../../lib/content';
 import { useProfiles } from '../moderation/useProfiles';

@@ -5,7 +5,7 @@
  */
 import { useId, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmojiUse, Profile } from '../../../worker/types';
+import type { EmojiUse, Profile } from '../../../core/types';
 import { accountAction } from '../../lib/account';
 import { EmojiPicker } from '../composer/EmojiPicker';
 import { MentionList, mentionOptionId } from '../composer/MentionList';

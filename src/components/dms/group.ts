@@ -1,5 +1,5 @@
 /** A conversation as the screen lays it out: days, and in each day runs of messages by one sender. */
-import type { DirectMessage, DmOutgoing } from '../../../worker/types';
+import type { DirectMessage, DmOutgoing } from '../../../core/types';
 
 export interface ShownMessage {
   /** The message id, or `out-<n>` for one still in the outbox. */

@@ -3,7 +3,7 @@
  * signed-in user, its snapshot, and the calls that drive it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DmRelation, DmSnapshot, PublishResult, StruccApi } from '../../../worker/types';
+import type { DmRelation, DmSnapshot, PublishResult, StruccApi } from '../../../core/types';
 import { Comlink, connect, tabId, type Api } from '../../worker-client';
 
 type DmRemote = Required<

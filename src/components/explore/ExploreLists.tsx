@@ -2,8 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { neventEncode } from 'nostr-tools/nip19';
-import type { ExplorePerson, ExploreZap, FeedNote, StruccApi } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import type { ExplorePerson, ExploreZap, FeedNote, StruccApi } from '../../../core/types';
+import { displayName } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { isImageUrl } from '../../lib/content';
 import { mediaUrl } from '../../lib/media';

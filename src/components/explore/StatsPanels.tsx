@@ -4,15 +4,14 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CacheObject, StruccApi } from '../../../worker/types';
+import type { CacheObject, StruccApi } from '../../../core/types';
 import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
 import { useLoad } from './useExplore';
+import { CacheKind } from '../../../core/kinds';
 
 type SubscribeRemote = Required<Pick<StruccApi, 'subscribe' | 'unsubscribe'>>;
 const remote = (api: Api) => api as unknown as SubscribeRemote;
 
-const NET_STATS_KIND = 10000101;
-const LEGEND_COUNTS_KIND = 10000102;
 const NET_KEYS = ['users', 'pubkeys', 'pubnotes', 'reactions', 'reposts', 'zaps', 'satszapped', 'any'] as const;
 type NetStats = Record<(typeof NET_KEYS)[number], number>;
 const LEGEND_KEYS = ['your_follows', 'your_inner_network', 'your_outer_network', 'all_users'] as const;
@@ -57,7 +56,7 @@ function useNetStats(): NetStats | undefined {
           'net_stats',
           {},
           Comlink.proxy((e: CacheObject) => {
-            if (!live || e.kind !== NET_STATS_KIND) return;
+            if (!live || e.kind !== CacheKind.NET_STATS) return;
             const first = latest === undefined;
             latest = parseNumbers(e.content, NET_KEYS) ?? latest;
             if (first) paint();
@@ -107,7 +106,7 @@ export function LegendStatsPanel({ viewer }: { viewer: string | undefined }) {
   const { state } = useLoad(viewer ?? '', async (api) => {
     if (!viewer) return undefined;
     const reply = await api.request('explore_legend_counts', { pubkey: viewer });
-    return parseNumbers(reply.events.find((e) => e.kind === LEGEND_COUNTS_KIND)?.content, LEGEND_KEYS);
+    return parseNumbers(reply.events.find((e) => e.kind === CacheKind.LEGEND_COUNTS)?.content, LEGEND_KEYS);
   });
   const fmt = new Intl.NumberFormat(i18n.language === 'hu' ? 'hu-HU' : 'en-US');
   const counts = state.status === 'ready' ? state.value : undefined;

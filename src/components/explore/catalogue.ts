@@ -2,10 +2,10 @@
  * The feed catalogue behind /explore/feed/{id}: the advanced feeds (get_advanced_feeds), the
  * featured DVM feeds (get_featured_dvm_feeds) and the home feeds, each with a stable URL id.
  */
-import type { CacheObject, FeedDefinition, NostrEvent } from '../../../worker/types';
+import type { CacheObject, FeedDefinition, NostrEvent } from '../../../core/types';
 import type { Api } from '../../worker-client';
+import { CacheKind } from '../../../core/kinds';
 
-const ADVANCED_FEEDS_KIND = 10000150;
 const DVM_KIND = 31990;
 
 export interface CatalogueFeed {
@@ -51,7 +51,7 @@ export function slugOf(name: string): string {
 }
 
 export function parseAdvanced(objects: CacheObject[]): CatalogueFeed[] {
-  const obj = objects.find((o) => o.kind === ADVANCED_FEEDS_KIND);
+  const obj = objects.find((o) => o.kind === CacheKind.ADVANCED_FEEDS);
   if (!obj?.content) return [];
   let list: unknown;
   try {

@@ -1,6 +1,6 @@
 /** Explore's small data hooks: who is signed in, one-shot requests, and offset-paged lists. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSnapshot, StruccApi } from '../../../worker/types';
+import type { AccountSnapshot, StruccApi } from '../../../core/types';
 import { Comlink, connect, tabId, type Api } from '../../worker-client';
 
 type AccountRemote = Required<Pick<StruccApi, 'watchAccount' | 'unwatchAccount'>>;

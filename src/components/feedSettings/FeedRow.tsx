@@ -1,7 +1,7 @@
 /** One feed of the settings list: show/hide switch, inline rename, move buttons, drag handle, remove. */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedDefinition } from '../../../worker/types';
+import type { FeedDefinition } from '../../../core/types';
 import { checkFeedName, MAX_FEED_NAME, type NameError } from './feedModel';
 
 export interface FeedRowProps {

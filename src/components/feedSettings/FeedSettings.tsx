@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedDefinition, FeedList } from '../../../worker/types';
+import type { FeedDefinition, FeedList } from '../../../core/types';
 import { settingsAction } from '../../lib/account';
 import { confirmDialog, openLogin, openOverlay } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';

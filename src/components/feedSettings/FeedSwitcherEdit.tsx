@@ -1,7 +1,7 @@
 /** The switcher's way out to the feed lists: "+" opens the marketplace, the link opens the settings page. */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { FeedList } from '../../../worker/types';
+import type { FeedList } from '../../../core/types';
 import { openOverlay } from '../../lib/overlays';
 import { useUserFeeds } from './useUserFeeds';
 import './i18n';

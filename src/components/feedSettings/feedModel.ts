@@ -1,5 +1,5 @@
 /** Pure rules of the feed lists: spec identity, name validation, reordering and catalogue filtering. */
-import type { FeedDefinition } from '../../../worker/types';
+import type { FeedDefinition } from '../../../core/types';
 
 export const MAX_FEED_NAME = 60;
 

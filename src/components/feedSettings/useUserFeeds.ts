@@ -1,5 +1,5 @@
 /** The signed-in user's feed lists from the settings snapshot, and the add/remove actions with their toasts. */
-import type { FeedDefinition, FeedList } from '../../../worker/types';
+import type { FeedDefinition, FeedList } from '../../../core/types';
 import i18n from '../../i18n';
 import { settingsAction, useAccount } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';

@@ -6,7 +6,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TabStrip } from '../TabStrip';
 import { Link } from 'wouter';
-import type { FeedList } from '../../../worker/types';
+import type { FeedList } from '../../../core/types';
 import { useAccount } from '../../lib/account';
 import { useLoad } from '../explore/useExplore';
 import { findFeed, matchesQuery, toDefinition } from '../feedSettings/feedModel';

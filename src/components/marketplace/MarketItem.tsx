@@ -1,8 +1,8 @@
 /** One marketplace feed: who made it, what it shows, its preview and the add/remove buttons. */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedList } from '../../../worker/types';
-import { displayName, emptyProfile } from '../../../worker/profile';
+import type { FeedList } from '../../../core/types';
+import { displayName, emptyProfile } from '../../../core/profile';
 import { Avatar } from '../Avatar';
 import { FeedPreview } from './FeedPreview';
 import type { MarketFeed } from './marketData';

@@ -2,14 +2,13 @@
  * What the marketplace offers for a list, from the same catalogue code as /explore: the server's
  * own feeds (the default list and the advanced feeds) and the featured DVM feeds with their authors.
  */
-import type { CacheObject, FeedList, NostrEvent, Profile } from '../../../worker/types';
-import { parseFeedList } from '../../../worker/homeFeeds';
-import { parseProfile } from '../../../worker/profile';
+import type { CacheObject, FeedList, NostrEvent, Profile } from '../../../core/types';
+import { parseFeedList } from '../../../core/feedList';
+import { parseProfile } from '../../../core/profile';
 import type { Api } from '../../worker-client';
 import { fromHome, parseAdvanced, parseDvms, type CatalogueFeed } from '../explore/catalogue';
 import { canonicalSpec } from '../feedSettings/feedModel';
-
-const KIND_NOTE_STATS = 10000100;
+import { CacheKind } from '../../../core/kinds';
 
 export interface MarketFeed extends CatalogueFeed {
   author?: Profile;
@@ -50,7 +49,7 @@ export function dvmFeeds(objects: CacheObject[], kind: 'notes' | 'reads'): Marke
   for (const o of objects) {
     if (o.kind === 0 && typeof o.pubkey === 'string' && typeof o.content === 'string') {
       profiles.set(o.pubkey, parseProfile(o as unknown as NostrEvent));
-    } else if (o.kind === KIND_NOTE_STATS && typeof o.content === 'string') {
+    } else if (o.kind === CacheKind.NOTE_STATS && typeof o.content === 'string') {
       try {
         const s = JSON.parse(o.content) as { event_id?: unknown; likes?: unknown };
         if (typeof s.event_id === 'string' && typeof s.likes === 'number') likes.set(s.event_id, s.likes);

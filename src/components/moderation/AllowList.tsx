@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { displayName } from '../../../worker/profile';
-import type { AccountRecord } from '../../../worker/types';
+import { displayName } from '../../../core/profile';
+import type { AccountRecord } from '../../../core/types';
 import { toastError } from '../../lib/toast';
 import { runAction } from './actions';
 import { ProfileRow } from './ProfileRow';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { AppSettings } from '../../../worker/types';
+import type { AppSettings } from '../../../core/types';
 import { settingsAction } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { FILTER_GROUPS, groupScopes, groupScopesPatch, type FilterGroup, type Scopes } from './filters';

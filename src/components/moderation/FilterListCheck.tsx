@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { displayName } from '../../../worker/profile';
+import { displayName } from '../../../core/profile';
 import { fullApi } from '../../lib/account';
 import { parseFilterAnswer, type FilterAnswer } from './filters';
 import { UserPicker } from './UserPicker';

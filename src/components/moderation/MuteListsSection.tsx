@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { toNpub } from '../../../worker/profile';
-import type { AccountRecord, MuteListEntry } from '../../../worker/types';
+import { toNpub } from '../../../core/profile';
+import type { AccountRecord, MuteListEntry } from '../../../core/types';
 import { runAction } from './actions';
 import { ProfileRow } from './ProfileRow';
 import { Switch } from './Switch';

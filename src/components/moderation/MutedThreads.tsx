@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { noteEncode } from 'nostr-tools/nip19';
-import type { NostrEvent } from '../../../worker/types';
+import type { NostrEvent } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { profileOf, rememberProfiles } from './useProfiles';
-import { displayName } from '../../../worker/profile';
+import { displayName } from '../../../core/profile';
 
 const SNIPPET_CHARS = 140;
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { displayName, shortNpub, toNpub } from '../../../worker/profile';
-import type { Profile } from '../../../worker/types';
+import { displayName, shortNpub, toNpub } from '../../../core/profile';
+import type { Profile } from '../../../core/types';
 import { Avatar } from '../Avatar';
 
 /** One person in a settings list: avatar, name and short npub (linking to the profile), then the row's actions. */

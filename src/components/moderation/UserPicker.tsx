@@ -5,8 +5,8 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { displayName, shortNpub } from '../../../worker/profile';
-import type { Profile } from '../../../worker/types';
+import { displayName, shortNpub } from '../../../core/profile';
+import type { Profile } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { Avatar } from '../Avatar';
 import { looksLikeKey, pubkeyFromInput } from './muted';

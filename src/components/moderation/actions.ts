@@ -2,7 +2,7 @@
 import i18n from '../../i18n';
 import { accountAction } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
-import type { AccountAction } from '../../../worker/types';
+import type { AccountAction } from '../../../core/types';
 import { actionErrorKey } from './muted';
 
 export async function runAction(action: AccountAction, success?: string): Promise<boolean> {

@@ -2,7 +2,8 @@
  * The server's spam and nsfw filter lists in the saved settings (spec §9: contentModeration with
  * scopes content and trending), and the answer of search_filterlist.
  */
-import type { AppSettings, CacheObject } from '../../../worker/types';
+import type { AppSettings, CacheObject } from '../../../core/types';
+import { CacheKind } from '../../../core/kinds';
 
 export const FILTER_GROUPS = ['spam', 'nsfw'] as const;
 export type FilterGroup = (typeof FILTER_GROUPS)[number];
@@ -34,8 +35,6 @@ export function groupScopesPatch(settings: AppSettings, group: FilterGroup, scop
   return { applyContentModeration: true, contentModeration: [...entries, ...others] };
 }
 
-export const KIND_FILTERING_REASON = 10000131;
-
 export type FilterAnswer =
   | { kind: 'none' }
   | { kind: 'allowed' }
@@ -44,7 +43,7 @@ export type FilterAnswer =
 
 /** search_filterlist's 10000131 FILTERING_REASON as the page words it. */
 export function parseFilterAnswer(objects: CacheObject[]): FilterAnswer {
-  const reason = objects.find((o) => o.kind === KIND_FILTERING_REASON);
+  const reason = objects.find((o) => o.kind === CacheKind.FILTERING_REASON);
   if (!reason || typeof reason.content !== 'string') return { kind: 'none' };
   let body: { action?: unknown; pubkey?: unknown; group?: unknown };
   try {

@@ -3,7 +3,7 @@
  * list split into its four sections, and the Hungarian text of an action's failure.
  */
 import { decode } from 'nostr-tools/nip19';
-import type { AccountRecord, ActionResult } from '../../../worker/types';
+import type { AccountRecord, ActionResult } from '../../../core/types';
 
 const HEX64 = /^[0-9a-f]{64}$/i;
 /** The server ignores longer words (server/moderation/rules.ts MAX_WORD_CHARS). */

@@ -3,8 +3,8 @@
  * tab, so adding one person to a list fetches only that person.
  */
 import { useEffect, useState } from 'react';
-import { parseProfile, emptyProfile } from '../../../worker/profile';
-import type { CacheObject, NostrEvent, Profile } from '../../../worker/types';
+import { parseProfile, emptyProfile } from '../../../core/profile';
+import type { CacheObject, NostrEvent, Profile } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 
 const known = new Map<string, Profile>();

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkCacheServerUrl } from '../../../worker/cacheServerUrl';
+import { checkCacheServerUrl } from '../../../core/cacheServerUrl';
 import { fullApi } from '../../lib/account';
 import { useSocketState } from '../../lib/hooks';
 import { toastError, toastSuccess } from '../../lib/toast';

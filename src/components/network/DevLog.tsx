@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { LogEntry } from '../../../worker/types';
+import type { LogEntry } from '../../../core/types';
 import { copyText } from './copy';
 
 const time = (at: number) => new Date(at).toLocaleTimeString('hu-HU', { hour12: false });

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RelayFlags, RelayInfo } from '../../../worker/types';
+import type { RelayFlags, RelayInfo } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { toastSuccess } from '../../lib/toast';
 import { parseDefaultRelays, parseUserRelays, relayMap, sameRelay } from './relayList';

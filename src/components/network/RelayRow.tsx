@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { RelayInfo } from '../../../worker/types';
+import type { RelayInfo } from '../../../core/types';
 import { Switch } from '../moderation/Switch';
 
 /** One relay: its state as a coloured dot and words, read and write switches, and remove. */

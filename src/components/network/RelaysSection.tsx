@@ -3,7 +3,7 @@
  * after the confirm that warns the connection is cut, and adding one by URL.
  */
 import { useTranslation } from 'react-i18next';
-import type { RelayInfo } from '../../../worker/types';
+import type { RelayInfo } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastSuccess } from '../../lib/toast';

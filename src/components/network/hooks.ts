@@ -1,6 +1,6 @@
 /** Worker watchers (relays, activity, log, socket) as React state; each stops when the component goes. */
 import { useEffect, useState } from 'react';
-import type { ActivitySnapshot, LogEntry, RelayInfo } from '../../../worker/types';
+import type { ActivitySnapshot, LogEntry, RelayInfo } from '../../../core/types';
 import { fullApi, type FullApi } from '../../lib/account';
 import { Comlink, tabId } from '../../worker-client';
 

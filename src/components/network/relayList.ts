@@ -1,8 +1,6 @@
 /** Pure helpers of the network page: the relay flags to publish, and the own/suggested comparison. */
-import type { CacheObject, RelayFlags, RelayInfo } from '../../../worker/types';
-
-export const KIND_USER_RELAYS = 10000139;
-export const KIND_DEFAULT_RELAYS = 10000124;
+import type { CacheObject, RelayFlags, RelayInfo } from '../../../core/types';
+import { CacheKind } from '../../../core/kinds';
 
 /** The pool as the kind-10002 map, with one relay changed (or dropped when `change` is null). */
 export function relayMap(relays: RelayInfo[], url?: string, change?: RelayFlags | null): Record<string, RelayFlags> {
@@ -30,7 +28,7 @@ export function sameRelay(a: string, b: string): boolean {
 
 /** get_user_relays' 10000139 `r` tags as url → flags (marker read/write turns the other off). */
 export function parseUserRelays(objects: CacheObject[]): Record<string, RelayFlags> | null {
-  const obj = objects.find((o) => o.kind === KIND_USER_RELAYS);
+  const obj = objects.find((o) => o.kind === CacheKind.USER_RELAYS);
   if (!obj || !Array.isArray(obj.tags)) return null;
   const out: Record<string, RelayFlags> = {};
   for (const t of obj.tags as unknown[]) {
@@ -42,7 +40,7 @@ export function parseUserRelays(objects: CacheObject[]): Record<string, RelayFla
 
 /** get_default_relays' 10000124: a JSON array of relay URLs. */
 export function parseDefaultRelays(objects: CacheObject[]): string[] {
-  const obj = objects.find((o) => o.kind === KIND_DEFAULT_RELAYS);
+  const obj = objects.find((o) => o.kind === CacheKind.DEFAULT_RELAYS);
   if (!obj || typeof obj.content !== 'string') return [];
   try {
     const list: unknown = JSON.parse(obj.content);

@@ -2,7 +2,7 @@
 import i18n from '../../i18n';
 import { accountAction, accountSnapshot, fullApi } from '../../lib/account';
 import { toastError } from '../../lib/toast';
-import type { NostrEvent, RelayFlags } from '../../../worker/types';
+import type { NostrEvent, RelayFlags } from '../../../core/types';
 import { relayTags } from './relayList';
 
 /** Only a signed-in account has a relay list to publish; a guest's pool is local. */

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fullApi } from '../../lib/account';
 import { parseSuggestedUsers, type SuggestedGroup } from '../../lib/newAccount';
-import { displayName } from '../../../worker/profile';
+import { displayName } from '../../../core/profile';
 import { Avatar } from '../Avatar';
 import { StepNav } from './StepIndicator';
 

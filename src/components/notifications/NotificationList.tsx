@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { FeedNote, FeedStatus, Profile } from '../../../worker/types';
+import type { FeedNote, FeedStatus, Profile } from '../../../core/types';
 import type { NotificationGroup } from './group';
 import { NotificationRow } from './NotificationRow';
 import { WindowList } from '../WindowList';

@@ -4,7 +4,7 @@
  * React components, because the navigation is part of the first screen.
  */
 import { useEffect, useState } from 'react';
-import type { AccountSnapshot, NotificationCountSnapshot, ReleasesSnapshot, StruccApi } from '../../../worker/types';
+import type { AccountSnapshot, NotificationCountSnapshot, ReleasesSnapshot, StruccApi } from '../../../core/types';
 import { Comlink, connect, tabId, type Api } from '../../worker-client';
 
 type Remote = Required<

@@ -4,7 +4,7 @@
  * row, and everything that carries its own text (replies, mentions) stays a row of its own.
  * Pure, so the rules are unit-tested without a browser.
  */
-import type { NotificationItem, NotificationTypeGroup } from '../../../worker/types';
+import type { NotificationItem, NotificationTypeGroup } from '../../../core/types';
 
 /** Types in which many people do the same thing to the same post. */
 const GROUPED_BY_POST = new Set([3, 4, 5, 101, 102, 103, 201, 202, 203, 301, 302]);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CacheObject } from '../../../worker/types';
+import type { CacheObject } from '../../../core/types';
 import { contentOf, KIND_CONTENT_STATS, ofKind, signed } from './membership';
 import { RebroadcastPanel } from './RebroadcastPanel';
 

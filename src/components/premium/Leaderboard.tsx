@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { CacheReply, Profile } from '../../../worker/types';
-import { displayName, emptyProfile, parseProfile, toNpub } from '../../../worker/profile';
-import { attachLooks, membershipLooks } from '../../../worker/membershipLooks';
-import { isNostrEvent } from '../../../worker/bundle';
+import type { CacheReply, Profile } from '../../../core/types';
+import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import { attachLooks, membershipLooks } from '../../../core/membershipLooks';
+import { isNostrEvent } from '../../../core/bundle';
+import { CacheKind } from '../../../core/kinds';
 import { useActingPubkey } from '../../lib/account';
 import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
@@ -13,7 +14,6 @@ import { contentOf, formatDay, KIND_LEGEND_BOARD, KIND_PREMIUM_BOARD, ofKind, pu
 type Board = 'premium' | 'legend';
 const ORDERS: Record<Board, string[]> = { premium: ['premium_since'], legend: ['donated_btc', 'last_donation'] };
 const PAGE = 20;
-const KIND_LEGEND_COUNTS = 10000102;
 
 interface Row {
   index: number;
@@ -41,7 +41,7 @@ function LegendCounts() {
     if (!pubkey) return;
     let live = true;
     publicRequest('explore_legend_counts', { pubkey }).then(
-      (reply) => live && setCounts(contentOf<Record<string, number>>(ofKind(reply, KIND_LEGEND_COUNTS)) ?? {}),
+      (reply) => live && setCounts(contentOf<Record<string, number>>(ofKind(reply, CacheKind.LEGEND_COUNTS)) ?? {}),
       () => live && setCounts({}),
     );
     return () => {

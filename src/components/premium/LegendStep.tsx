@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { LegendStyle, Profile } from '../../../worker/types';
-import { emptyProfile } from '../../../worker/profile';
+import type { LegendStyle, Profile } from '../../../core/types';
+import { emptyProfile } from '../../../core/profile';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';

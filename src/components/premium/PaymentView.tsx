@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { CacheObject } from '../../../worker/types';
+import type { CacheObject } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { Comlink, tabId } from '../../worker-client';

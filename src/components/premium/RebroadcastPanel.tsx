@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CacheObject } from '../../../worker/types';
+import type { CacheObject } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { toastError } from '../../lib/toast';
 import { Comlink, tabId } from '../../worker-client';

@@ -4,20 +4,22 @@
  * through request/subscribe. Replies are parsed here so the screens only see plain values.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { CacheObject, CacheReply } from '../../../worker/types';
+import type { CacheObject, CacheReply } from '../../../core/types';
 import { fullApi } from '../../lib/account';
+import { CacheKind } from '../../../core/kinds';
 
+/** Wallet-socket reply kinds (protocol C.3), outside the cache kinds table: membership replies, rate, order history. */
 export const KIND_REPLY = 10000300;
 export const KIND_RATE = 10000305;
 export const KIND_HISTORY = 10000605;
-export const KIND_MEDIA_STATS = 10000163;
-export const KIND_MEDIA_LIST = 10000164;
-export const KIND_RECOVERY = 10000165;
-export const KIND_CONTENT_STATS = 10000166;
-export const KIND_REBROADCAST = 10000167;
-export const KIND_LEGEND = 10000168;
-export const KIND_LEGEND_BOARD = 10000170;
-export const KIND_PREMIUM_BOARD = 10000171;
+export const KIND_MEDIA_STATS = CacheKind.MEDIA_STATS;
+export const KIND_MEDIA_LIST = CacheKind.MEDIA_LIST;
+export const KIND_RECOVERY = CacheKind.RECOVERY_CONTACT_LISTS;
+export const KIND_CONTENT_STATS = CacheKind.CONTENT_STATS;
+export const KIND_REBROADCAST = CacheKind.BROADCAST_STATUS;
+export const KIND_LEGEND = CacheKind.LEGEND_CUSTOMIZATION;
+export const KIND_LEGEND_BOARD = CacheKind.LEGEND_LEADERBOARD;
+export const KIND_PREMIUM_BOARD = CacheKind.PREMIUM_LEADERBOARD;
 
 /** Plans of the spec: 3 and 12 months at 7 and 6 dollars a month. */
 export const PLANS = [

@@ -1,8 +1,8 @@
 /** The top of a profile: banner, avatar, names, about, the details line and the stats. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Profile, ProfileTab, UserStats } from '../../../worker/types';
-import { displayName, toNpub } from '../../../worker/profile';
+import type { Profile, ProfileTab, UserStats } from '../../../core/types';
+import { displayName, toNpub } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { mediaUrl } from '../../lib/media';
 import { useNip05Verified } from '../../lib/nip05';

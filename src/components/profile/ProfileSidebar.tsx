@@ -7,7 +7,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { naddrEncode, neventEncode } from 'nostr-tools/nip19';
-import type { FeedNote } from '../../../worker/types';
+import type { FeedNote } from '../../../core/types';
 import { formatCount } from '../../lib/format';
 import { LikeIcon, ReadsIcon, ReplyIcon, TrendingIcon, ZapIcon } from '../Icons';
 

@@ -1,7 +1,7 @@
 /** The profile's tabs: each asks the worker for its part the first time it is opened. */
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeedStatus, ProfileLoadingFlag, ProfileSnapshot, ProfileTab } from '../../../worker/types';
+import type { FeedStatus, ProfileLoadingFlag, ProfileSnapshot, ProfileTab } from '../../../core/types';
 import { FeedList } from '../FeedList';
 import { TabStrip } from '../TabStrip';
 import { FeedSkeleton } from '../NoteSkeleton';

@@ -1,8 +1,8 @@
 /** One profile page: header, tabs, sidebar blocks, the QR dialog, and every empty or error state. */
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ProfileTab } from '../../../worker/types';
-import { displayName, emptyProfile } from '../../../worker/profile';
+import type { ProfileTab } from '../../../core/types';
+import { displayName, emptyProfile } from '../../../core/profile';
 import { usePageTitle } from '../../lib/hooks';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { StatusMessage } from '../StatusMessage';

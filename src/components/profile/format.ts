@@ -1,5 +1,5 @@
 /** Pure helpers of the profile page, kept apart from the components so they are unit-tested. */
-import type { FeedNote } from '../../../worker/types';
+import type { FeedNote } from '../../../core/types';
 
 /** A website field as a link only when it is http(s); a bare domain gets https. */
 export function websiteHref(raw: string): string | null {

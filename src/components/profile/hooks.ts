@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AccountSnapshot, CacheObject, NostrEvent, Profile, ProfileSnapshot, ProfileTab, StruccApi } from '../../../worker/types';
-import { parseProfile } from '../../../worker/profile';
+import type { AccountSnapshot, CacheObject, NostrEvent, Profile, ProfileSnapshot, ProfileTab, StruccApi } from '../../../core/types';
+import { parseProfile } from '../../../core/profile';
 import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
+import { CacheKind } from '../../../core/kinds';
 
 /** Comlink's Remote type cannot call an optional method; the worker always implements these. */
 type ProfileRemote = Required<
@@ -93,8 +94,6 @@ export function useViewer(): Viewer {
   return viewer;
 }
 
-const FILTERING_REASON = 10000131;
-
 function parseJson(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
   try {
@@ -114,7 +113,7 @@ export function useBlocked(pubkey: string | undefined, viewer: string | undefine
     connect()
       .then((api) => api.request('search_filterlist', viewer ? { pubkey, user_pubkey: viewer } : { pubkey }))
       .then((reply) => {
-        const reason = reply.events.find((o: CacheObject) => o.kind === FILTERING_REASON);
+        const reason = reply.events.find((o: CacheObject) => o.kind === CacheKind.FILTERING_REASON);
         const content = parseJson(reason?.content) as { action?: unknown } | undefined;
         if (live) setBlocked(content?.action === 'block');
       })

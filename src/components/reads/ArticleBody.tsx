@@ -1,8 +1,8 @@
 import { memo, useLayoutEffect, useMemo, useRef, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import type { Profile } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import type { Profile } from '../../../core/types';
+import { displayName } from '../../../core/profile';
 import { markHighlights, renderMarkdown } from '../../lib/markdown';
 import { mediaUrl } from '../../lib/media';
 import { config } from '../../worker-client';

@@ -1,8 +1,8 @@
 import { memo, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import type { FeedNote } from '../../../worker/types';
-import { displayName, toNpub } from '../../../worker/profile';
+import type { FeedNote } from '../../../core/types';
+import { displayName, toNpub } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { mediaUrl } from '../../lib/media';
 import { Avatar } from '../Avatar';

@@ -1,18 +1,18 @@
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { isNostrEvent } from '../../../worker/bundle';
-import { displayName, emptyProfile, parseProfile, toNpub } from '../../../worker/profile';
-import { topZaps, zapFromInfo, zapFromReceipt } from '../../../worker/zaps';
-import type { CacheObject, Profile, TopZap } from '../../../worker/types';
+import { isNostrEvent } from '../../../core/bundle';
+import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import { topZaps, zapFromInfo, zapFromReceipt } from '../../../core/zaps';
+import type { CacheObject, Profile, TopZap } from '../../../core/types';
 import { formatCount } from '../../lib/format';
 import { Avatar } from '../Avatar';
 import { ZapIcon } from '../Icons';
 import type { HighlightPassage } from './ArticleBody';
+import { CacheKind } from '../../../core/kinds';
 import '../../styles/article.css';
 
 const KIND_HIGHLIGHT = 9802;
 const KIND_ZAP = 9735;
-const KIND_ZAP_INFO = 10000129;
 
 function profilesOf(events: CacheObject[]): Map<string, Profile> {
   const out = new Map<string, Profile>();
@@ -53,7 +53,7 @@ export interface Zappers {
 export function parseZaps(events: CacheObject[]): Zappers {
   const all: TopZap[] = [];
   for (const e of events) {
-    if (e.kind === KIND_ZAP_INFO) {
+    if (e.kind === CacheKind.ZAP_INFO) {
       const z = zapFromInfo(e);
       if (z) all.push(z);
     } else if (isNostrEvent(e) && e.kind === KIND_ZAP) {

@@ -1,16 +1,14 @@
 import { useMemo } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { isNostrEvent, parseBundle } from '../../../worker/bundle';
-import { displayName, emptyProfile, parseProfile, toNpub } from '../../../worker/profile';
-import type { Profile } from '../../../worker/types';
+import { isNostrEvent, parseBundle } from '../../../core/bundle';
+import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import type { Profile } from '../../../core/types';
 import { Avatar } from '../Avatar';
 import { articleHref, articleInfo, parseStrings, parseTopPicks, syntheticContent } from './articleMeta';
 import { readyEvents, useCacheRequest } from './useCache';
+import { CacheKind } from '../../../core/kinds';
 
-const KIND_RECOMMENDED_READS = 10000145;
-const KIND_READS_TOPICS = 10000146;
-const KIND_FEATURED_AUTHORS = 10000148;
 const FEATURED_ARTICLES = 3;
 const DAY = 86_400;
 
@@ -18,7 +16,7 @@ const DAY = 86_400;
 export function TopicChips({ current }: { current?: string }) {
   const { t } = useTranslation('reads');
   const { state } = useCacheRequest('get_reads_topics', undefined, 'topics');
-  const topics = parseStrings(syntheticContent(readyEvents(state), KIND_READS_TOPICS));
+  const topics = parseStrings(syntheticContent(readyEvents(state), CacheKind.READS_TOPICS));
   if (topics.length === 0) return null;
   return (
     <nav className="reads-topics" aria-label={t('topics.label')}>
@@ -39,7 +37,7 @@ export function TopicChips({ current }: { current?: string }) {
 export function TopPicks() {
   const { t } = useTranslation('reads');
   const { state } = useCacheRequest('get_recommended_reads', undefined, 'picks');
-  const picks = parseTopPicks(syntheticContent(readyEvents(state), KIND_RECOMMENDED_READS));
+  const picks = parseTopPicks(syntheticContent(readyEvents(state), CacheKind.RECOMMENDED_READS));
   if (picks.length === 0) return null;
   return (
     <section className="reads-box reads-picks" aria-labelledby="reads-picks-title">
@@ -62,7 +60,7 @@ export function FeaturedAuthor() {
   const { t } = useTranslation('reads');
   const { state } = useCacheRequest('get_featured_authors', undefined, 'featured');
   const events = readyEvents(state);
-  const authors = parseStrings(syntheticContent(events, KIND_FEATURED_AUTHORS));
+  const authors = parseStrings(syntheticContent(events, CacheKind.FEATURED_AUTHORS));
   const pubkey = authors.length > 0 ? authors[Math.floor(Date.now() / 1000 / DAY) % authors.length] : undefined;
   const profile: Profile | undefined = useMemo(() => {
     if (!pubkey) return undefined;

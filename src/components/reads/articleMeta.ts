@@ -1,6 +1,6 @@
 /** What an article card and the article view read from a kind-30023 event (spec §3 "Article"). */
 import { naddrEncode } from 'nostr-tools/nip19';
-import type { CacheObject, FeedDefinition, FeedNote, NostrEvent } from '../../../worker/types';
+import type { CacheObject, FeedDefinition, FeedNote, NostrEvent } from '../../../core/types';
 
 /** Spec §9: reading time at 238 words a minute. */
 export const WORDS_PER_MINUTE = 238;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { decode } from 'nostr-tools/nip19';
-import type { StruccApi, ThreadSnapshot } from '../../../worker/types';
+import type { StruccApi, ThreadSnapshot } from '../../../core/types';
 import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
 
 /** Comlink's Remote type cannot call an optional method; the worker implements these. */

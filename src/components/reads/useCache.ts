@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { CacheObject } from '../../../worker/types';
+import type { CacheObject } from '../../../core/types';
 import type { LoadState } from '../../lib/useFeed';
 import { connect } from '../../worker-client';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { TabStrip } from '../TabStrip';
 import { useLocation } from 'wouter';
 import { naddrEncode } from 'nostr-tools/nip19';
-import type { PublishOutcome } from '../../../worker/types';
+import type { PublishOutcome } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import {
   buildArticleEvent,

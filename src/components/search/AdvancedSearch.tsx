@@ -8,8 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { connect } from '../../worker-client';
 import { buildQuery, EMPTY_FORM, formFromDescription, KINDS, ORDERS, SCOPES, userRefs, type SearchForm } from './query';
-
-const PARSED_QUERY_KIND = 10000180;
+import { CacheKind } from '../../../core/kinds';
 
 function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId?: string) => ReactNode }) {
   const id = useId();
@@ -42,7 +41,7 @@ export function AdvancedSearch({ query, open: initiallyOpen }: { query: string; 
     connect()
       .then((api) => api.request('parse_advanced_search_query', { query }))
       .then((reply) => {
-        const obj = reply.events.find((e) => e.kind === PARSED_QUERY_KIND);
+        const obj = reply.events.find((e) => e.kind === CacheKind.PARSED_SEARCH_QUERY);
         if (!live || !obj?.content) return;
         setForm(formFromDescription(JSON.parse(obj.content) as Record<string, unknown>));
       })

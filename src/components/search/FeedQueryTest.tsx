@@ -10,8 +10,7 @@ import { useFeed } from '../../lib/useFeed';
 import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
 import { StatusMessage } from '../StatusMessage';
-
-const RANGE_KIND = 10000113;
+import { CacheKind } from '../../../core/kinds';
 
 /** The spec a typed query stands for: JSON as written (normalised), anything else an advanced search. */
 export function specOf(input: string): string {
@@ -46,7 +45,7 @@ function useRangeInfo(spec: string | undefined): RangeInfo | undefined {
       .then((api) => api.request(call ? 'advanced_feed' : 'mega_feed_directive', call ? { specification: JSON.parse(spec), limit: 20 } : { spec, limit: 20 }))
       .then((reply) => {
         if (!live) return;
-        const range = reply.events.find((e) => e.kind === RANGE_KIND);
+        const range = reply.events.find((e) => e.kind === CacheKind.RANGE);
         let pretty: string | undefined;
         if (range?.content) {
           try {

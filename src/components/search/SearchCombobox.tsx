@@ -5,8 +5,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import type { Profile } from '../../../worker/types';
-import { displayName } from '../../../worker/profile';
+import type { Profile } from '../../../core/types';
+import { displayName } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { Avatar } from '../Avatar';
 import { SearchIcon } from '../Icons';

@@ -1,7 +1,7 @@
 /** /search/{query}: the users whose names match on top, then the notes of the advanced search. */
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { displayName } from '../../../worker/profile';
+import { displayName } from '../../../core/profile';
 import { formatCount } from '../../lib/format';
 import { useFeed } from '../../lib/useFeed';
 import { Avatar } from '../Avatar';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Profile, StruccApi } from '../../../worker/types';
+import type { Profile, StruccApi } from '../../../core/types';
 import { connect, type Api } from '../../worker-client';
 
 /** Typing pauses this long before a name search goes out, so each keystroke does not cost a request. */

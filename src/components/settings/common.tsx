@@ -2,7 +2,7 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openLogin } from '../../lib/overlays';
-import type { AccountSnapshot } from '../../../worker/types';
+import type { AccountSnapshot } from '../../../core/types';
 import { SETTINGS_NS } from './i18n';
 import '../../styles/modal.css';
 import './settings.css';

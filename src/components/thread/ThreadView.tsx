@@ -5,7 +5,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFullDate } from '../../lib/format';
-import type { FeedNote } from '../../../worker/types';
+import type { FeedNote } from '../../../core/types';
 import { useVisibleNotes } from '../actions/state';
 import { FeedList } from '../FeedList';
 import { NoteCard } from '../NoteCard';

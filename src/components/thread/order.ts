@@ -1,5 +1,5 @@
 /** Orders of a thread's replies. */
-import type { FeedNote } from '../../../worker/types';
+import type { FeedNote } from '../../../core/types';
 
 export type ReplyOrder = 'newest' | 'engagement';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { StruccApi, ThreadSnapshot } from '../../../worker/types';
+import type { StruccApi, ThreadSnapshot } from '../../../core/types';
 import { Comlink, connect, getApi, tabId, type Api } from '../../worker-client';
 
 /** Comlink's Remote type cannot call an optional method; the worker always implements these. */

@@ -1,6 +1,6 @@
 /** The wallet connections as the worker keeps them (one watchWallet per hook; the list is small). */
 import { useEffect, useState } from 'react';
-import type { WalletSnapshot } from '../../../worker/types';
+import type { WalletSnapshot } from '../../../core/types';
 import { fullApi } from '../../lib/account';
 import { Comlink, config, tabId } from '../../worker-client';
 

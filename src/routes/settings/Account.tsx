@@ -10,7 +10,7 @@ import { useAccount } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
 import { fullApi } from '../../lib/account';
 import { toastSuccess } from '../../lib/toast';
-import { PIN_MIN_LENGTH } from '../../../worker/pin';
+import { PIN_MIN_LENGTH } from '../../../core/pin';
 import { copyWithToast, useRevealedSecret } from '../../components/login/util';
 import { PinField } from '../../components/login/PinField';
 import '../../components/login/i18n';

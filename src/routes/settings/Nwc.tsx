@@ -9,7 +9,7 @@ import '../../components/settings/i18n';
 import '../../components/moderation/moderation.css';
 import '../../styles/modal.css';
 import '../../styles/nwc.css';
-import type { PublicConnection, WalletDetailsResult } from '../../../worker/types';
+import type { PublicConnection, WalletDetailsResult } from '../../../core/types';
 import { fullApi, useAccount } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';

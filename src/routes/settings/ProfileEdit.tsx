@@ -24,7 +24,7 @@ import {
   type ProfileFormValues,
 } from '../../lib/profileForm';
 import { toastError, toastSuccess } from '../../lib/toast';
-import { parseProfile } from '../../../worker/profile';
+import { parseProfile } from '../../../core/profile';
 import { SETTINGS_NS } from '../../components/settings/i18n';
 import { LoginPrompt, loginPending, SettingsLoading } from '../../components/settings/common';
 import { ImageField } from '../../components/settings/ImageField';

@@ -11,7 +11,7 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { sameZapForm, validateZapForm, zapFormOf, zapFormValid, zapPatch, type AmountProblem, type ZapForm } from '../../lib/zapSettings';
 import { SETTINGS_NS } from '../../components/settings/i18n';
 import { LoginPrompt, loginPending, SettingsLoading, SettingsSection, SettingsStatus } from '../../components/settings/common';
-import type { AppSettings } from '../../../worker/types';
+import type { AppSettings } from '../../../core/types';
 
 export default function ZapsSettings() {
   const snapshot = useAccount();

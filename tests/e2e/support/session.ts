@@ -6,7 +6,7 @@
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import WebSocket from 'ws';
 import type { Event } from 'nostr-tools/pure';
-import type { RelayInfo, StruccApi } from '../../../worker/types.ts';
+import type { RelayInfo, StruccApi } from '../../../core/types.ts';
 import type { StruccDevtools } from '../../../src/lib/devtools.ts';
 import { enableDevMode, installNip07Stub, type Nip07Stub } from './nip07-stub.ts';
 

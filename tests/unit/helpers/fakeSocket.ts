@@ -1,7 +1,7 @@
 /** A controllable stand-in for worker/socketActor.ts: tests play the server's side of the socket. */
 import { fromCallback, type CallbackActorLogic } from 'xstate';
 import type { SocketActorInput, SocketCommand, SocketFeedback } from '../../../machines/cacheSocket.ts';
-import type { ServerMessage } from '../../../worker/protocol.ts';
+import type { ServerMessage } from '../../../core/protocol.ts';
 
 export interface FakeSocket {
   logic: CallbackActorLogic<SocketCommand, SocketActorInput>;

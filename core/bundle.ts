@@ -1,11 +1,12 @@
 /**
  * A cache reply's enrichment bundle (cache-protocol.md S §2.2) to the FeedNote cards of
- * worker/types.ts. Pure, so that every feed, thread and test reads bundles the same way.
+ * core/types.ts. Pure, so that every feed, thread and test reads bundles the same way.
  */
 import { decode } from 'nostr-tools/nip19';
 import type { CacheObject, FeedNote, NostrEvent, NoteActions, NoteStats, Profile, TopZap } from './types.ts';
 import { emptyProfile, parseProfile } from './profile.ts';
 import { topZaps, zapFromInfo, zapFromReceipt } from './zaps.ts';
+import { CacheKind } from './kinds.ts';
 import { attachLooks, membershipLooks } from './membershipLooks.ts';
 
 export const K = {
@@ -17,15 +18,6 @@ export const K = {
   ZAP: 9735,
   MEDIA_SERVERS: 10063,
   LONG_FORM: 30023,
-  NOTE_STATS: 10000100,
-  REFERENCED: 10000107,
-  USER_SCORES: 10000108,
-  RANGE: 10000113,
-  NOTE_ACTIONS: 10000115,
-  ZAP_INFO: 10000129,
-  FOLLOWER_COUNTS: 10000133,
-  RELAY_HINTS: 10000141,
-  WORD_COUNT: 10000144,
 } as const;
 
 /** Kinds that become a card of their own. */
@@ -152,12 +144,12 @@ class BundleIndex {
       return;
     }
     switch (o.kind) {
-      case K.REFERENCED: {
+      case CacheKind.REFERENCED_EVENT: {
         const ev = parseJson(o.content);
         if (isNostrEvent(ev)) this.addEvent(ev, false);
         return;
       }
-      case K.NOTE_STATS: {
+      case CacheKind.NOTE_STATS: {
         const c = record(parseJson(o.content));
         if (c && typeof c.event_id === 'string') {
           this.stats.set(c.event_id, {
@@ -173,7 +165,7 @@ class BundleIndex {
         }
         return;
       }
-      case K.NOTE_ACTIONS: {
+      case CacheKind.NOTE_ACTIONS: {
         const c = record(parseJson(o.content));
         if (c && typeof c.event_id === 'string') {
           this.actions.set(c.event_id, {
@@ -185,28 +177,28 @@ class BundleIndex {
         }
         return;
       }
-      case K.ZAP_INFO: {
+      case CacheKind.ZAP_INFO: {
         const zap = zapFromInfo(o);
         if (zap) this.addZap(zap);
         return;
       }
-      case K.USER_SCORES:
-      case K.FOLLOWER_COUNTS: {
+      case CacheKind.USER_SCORES:
+      case CacheKind.FOLLOWER_COUNTS: {
         const c = record(parseJson(o.content));
         if (c) for (const [pk, n] of Object.entries(c)) if (typeof n === 'number') this.followers.set(pk, n);
         return;
       }
-      case K.RELAY_HINTS: {
+      case CacheKind.EVENT_RELAYS: {
         const c = record(parseJson(o.content));
         if (c) for (const [id, url] of Object.entries(c)) if (typeof url === 'string') this.hints.set(id, url);
         return;
       }
-      case K.WORD_COUNT: {
+      case CacheKind.WORD_COUNT: {
         const c = record(parseJson(o.content));
         if (c && typeof c.event_id === 'string') this.words.set(c.event_id, num(c.words));
         return;
       }
-      case K.RANGE: {
+      case CacheKind.RANGE: {
         const c = record(parseJson(o.content));
         if (!c) return;
         const elements = Array.isArray(c.elements) ? c.elements.filter((x): x is string => typeof x === 'string') : [];

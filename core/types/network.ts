@@ -18,9 +18,9 @@ export interface ClientConfig {
   mediaServer: string;
   noBinary: boolean;
   devMode: boolean;
-  /** Hex pubkey of the account a guest's feeds are personalised for; defaults to worker/config.ts DEFAULT_GUEST_PUBKEY. */
+  /** Hex pubkey of the account a guest's feeds are personalised for; defaults to core/config.ts DEFAULT_GUEST_PUBKEY. */
   guestPubkey?: string;
-  /** The tab holds the Web Lock tabLockName(tabId) until it goes away (worker/config.ts). */
+  /** The tab holds the Web Lock tabLockName(tabId) until it goes away (core/config.ts). */
   holdsTabLock?: boolean;
   /**
    * Shorter sleep and wake timings, honoured only with devMode on (localStorage activityTimings),

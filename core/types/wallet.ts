@@ -1,8 +1,24 @@
 /** Wallet connections as a tab sees them (worker/wallet.ts): never a connection secret. */
-import type { PaymentResult, PublicConnection } from '../../machines/wallet.ts';
 import type { NostrEvent } from './events.ts';
 
-export type { PaymentResult, PublicConnection };
+/** What a tab may see of a connection: no secret. */
+export interface PublicConnection {
+  id: string;
+  name: string;
+  walletPubkey: string;
+  relays: string[];
+  lud16?: string;
+}
+
+export type PaymentStatus = 'paid' | 'failed' | 'timeout';
+
+export interface PaymentResult {
+  status: PaymentStatus;
+  invoice?: string;
+  preimage?: string;
+  /** 'no-wallet', 'no-invoice', or the wallet's / LNURL server's message. */
+  reason?: string;
+}
 
 export interface WalletSnapshot {
   /** 'none' while nobody who can sign is logged in. */

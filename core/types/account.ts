@@ -229,3 +229,15 @@ export interface SignerBridge {
   nip44Encrypt(pubkey: string, plaintext: string): Promise<string>;
   nip44Decrypt(pubkey: string, ciphertext: string): Promise<string>;
 }
+
+/** The settings half of the per-user record (spec §3): theme, animation, feeds, server settings. */
+export interface SettingsRecord {
+  theme: ThemeName;
+  animated: boolean;
+  settings: AppSettings;
+  homeFeeds: FeedDefinition[];
+  readsFeeds: FeedDefinition[];
+  nwc: unknown;
+  /** Parts changed locally whose save to the server has not succeeded yet. */
+  unsaved: ('settings' | 'home' | 'reads')[];
+}

@@ -1,5 +1,6 @@
 /** The home feed list (get_home_feeds, kind 10000153) and the built-in list used when it fails. */
 import type { CacheReply, FeedDefinition } from './types.ts';
+import { CacheKind } from './kinds.ts';
 
 /** Shown when the cache server has no list or cannot be reached, so the home page is never empty. */
 export const FALLBACK_HOME_FEEDS: readonly FeedDefinition[] = [
@@ -23,8 +24,6 @@ export const FALLBACK_HOME_FEEDS: readonly FeedDefinition[] = [
   },
 ];
 
-export const HOME_FEEDS_KIND = 10000153;
-
 function toDefinition(v: unknown): FeedDefinition | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const e = v as Record<string, unknown>;
@@ -44,7 +43,7 @@ function toDefinition(v: unknown): FeedDefinition | undefined {
 /** The feed list of a get_home_feeds reply; undefined when the reply holds none. */
 export function parseFeedList(reply: CacheReply): FeedDefinition[] | undefined {
   if (reply.notice !== undefined) return undefined;
-  const obj = reply.events.find((e) => e.kind === HOME_FEEDS_KIND) ?? reply.events.find((e) => typeof e.content === 'string');
+  const obj = reply.events.find((e) => e.kind === CacheKind.HOME_FEEDS) ?? reply.events.find((e) => typeof e.content === 'string');
   if (!obj || typeof obj.content !== 'string') return undefined;
   let list: unknown;
   try {

@@ -30,6 +30,7 @@ export const SNAPSHOT_THROTTLE_MS = 50;
  * Tabs heartbeat every 10 s; one silent for 30 s is treated as closed, unless the tab holds
  * its Web Lock (then the lock's release is the signal, and heartbeats may lapse).
  */
+export const TAB_HEARTBEAT_MS = 10_000;
 export const TAB_TIMEOUT_MS = 30_000;
 export const TAB_SWEEP_MS = 10_000;
 

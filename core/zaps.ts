@@ -1,20 +1,6 @@
 /** Zap receipts (kind 9735) to the top-zap summaries a note card shows (spec §3 "Zap"). */
 import type { CacheObject, NostrEvent, TopZap } from './types.ts';
-
-const DIVISORS: Record<string, number> = { m: 1e3, u: 1e6, n: 1e9, p: 1e12 };
-
-/** Sats of a mainnet bolt11 invoice from its human-readable part, or undefined when it has none. */
-export function bolt11Sats(invoice: string): number | undefined {
-  const inv = invoice.trim().toLowerCase();
-  if (!inv.startsWith('lnbc')) return undefined;
-  // The bech32 separator is the last '1'; the amount sits between "lnbc" and it.
-  const hrp = inv.slice(0, inv.lastIndexOf('1'));
-  const match = /^(\d+)([munp]?)$/.exec(hrp.slice(4));
-  if (!match) return undefined;
-  const btc = Number(match[1]);
-  const sats = match[2] ? (btc * 1e8) / DIVISORS[match[2]] : btc * 1e8;
-  return Number.isFinite(sats) && sats > 0 ? Math.floor(sats) : undefined;
-}
+import { bolt11Sats } from './bolt11.ts';
 
 function tag(event: Pick<NostrEvent, 'tags'>, name: string): string | undefined {
   return event.tags.find((t) => t[0] === name)?.[1];
@@ -48,7 +34,8 @@ export function zapFromReceipt(receipt: NostrEvent): TopZap | undefined {
   const request = zapRequestOf(receipt);
   const eventId = lastTag(receipt, 'e');
   if (!eventId) return undefined;
-  let amount = bolt11Sats(tag(receipt, 'bolt11') ?? '');
+  // An invoice of 0 sats counts as none, so the request's amount tag is read instead.
+  let amount = bolt11Sats(tag(receipt, 'bolt11') ?? '') || undefined;
   if (amount === undefined && request) {
     const msats = Number(request.tags.find((t) => t[0] === 'amount')?.[1]);
     if (Number.isFinite(msats) && msats > 0) amount = Math.floor(msats / 1000);

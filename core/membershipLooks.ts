@@ -4,9 +4,8 @@
  * profiles it made, without a request per card.
  */
 import type { CacheObject, LegendStyle, Profile, ProfileMembership } from './types.ts';
+import { CacheKind } from './kinds.ts';
 
-export const KIND_LEGEND_CUSTOMIZATION = 10000168;
-export const KIND_MEMBERSHIP_COHORTS = 10000169;
 const STYLES = new Set<string>(['', 'GOLD', 'AQUA', 'SILVER', 'PURPLE', 'PURPLEHAZE', 'TEAL', 'BROWN', 'BLUE', 'SUNFIRE']);
 
 function contentOf(o: CacheObject): Record<string, unknown> | undefined {
@@ -24,10 +23,10 @@ export function membershipLooks(objects: Iterable<CacheObject>): Map<string, Pro
   const cohorts = new Map<string, Record<string, unknown>>();
   const legends = new Map<string, Record<string, unknown>>();
   for (const o of objects) {
-    if (o.kind !== KIND_MEMBERSHIP_COHORTS && o.kind !== KIND_LEGEND_CUSTOMIZATION) continue;
+    if (o.kind !== CacheKind.MEMBERSHIP_COHORTS && o.kind !== CacheKind.LEGEND_CUSTOMIZATION) continue;
     const c = contentOf(o);
     if (!c) continue;
-    const into = o.kind === KIND_MEMBERSHIP_COHORTS ? cohorts : legends;
+    const into = o.kind === CacheKind.MEMBERSHIP_COHORTS ? cohorts : legends;
     for (const [pk, v] of Object.entries(c)) if (typeof v === 'object' && v !== null) into.set(pk, v as Record<string, unknown>);
   }
   const out = new Map<string, ProfileMembership>();

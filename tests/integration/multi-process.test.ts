@@ -1,0 +1,117 @@
+/**
+ * Several server processes on one PostgreSQL (issue 18): two real `server/main.ts` processes
+ * share a throwaway cluster. An event published through one reaches a relay subscription and
+ * a live notification push held on the other; exactly one runs the periodic jobs, and when it
+ * dies the other takes them over. WORKERS=2 runs two processes behind one port.
+ */
+import { finalizeEvent, generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
+import { startServerProcess, type RunningServer } from '../support/server-process.ts';
+import { RawClient } from '../support/ws-client.ts';
+
+const now = () => Math.floor(Date.now() / 1000);
+const signAs = (sk: Uint8Array, t: Omit<EventTemplate, 'created_at'>) => finalizeEvent({ ...t, created_at: now() }, sk);
+const wsUrl = (http: string, path: string) => `${http.replace(/^http/, 'ws')}${path}`;
+
+interface Status {
+  leader: boolean;
+  processId: string;
+}
+const status = async (url: string): Promise<Status> => (await fetch(`${url}/api/status`, { headers: { connection: 'close' } })).json() as Promise<Status>;
+
+async function until(pred: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('two server processes on one PostgreSQL', () => {
+  let pg: TempPostgres;
+  let a: RunningServer;
+  let b: RunningServer;
+
+  beforeAll(async () => {
+    pg = await startTempPostgres();
+    const env = { DATABASE_URL: pg.url, DEMO: '0' };
+    // Started together, as a process manager would: schema creation must not race.
+    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    pg?.stop();
+  });
+
+  it('an event published through one process reaches a REQ and a notification push on the other', async () => {
+    const alice = generateSecretKey();
+    const bob = generateSecretKey();
+    const bobPk = getPublicKey(bob);
+
+    const relayB = await RawClient.open(wsUrl(b.url, '/relay'));
+    relayB.send(JSON.stringify(['REQ', 'watch', { kinds: [1], '#p': [bobPk] }]));
+    await relayB.until(() => relayB.of('watch').some((f) => f[0] === 'EOSE'), 'EOSE on B');
+
+    const cacheB = await RawClient.open(wsUrl(b.url, '/v1'));
+    const request = signAs(bob, { kind: 30078, content: JSON.stringify({ description: 'notifications' }), tags: [['d', 'Primal-Web App', 'notifications']] });
+    cacheB.send(JSON.stringify(['REQ', 'notes', { cache: ['notifications', { pubkey: bobPk, event_from_user: request }] }]));
+    await cacheB.until(() => cacheB.of('notes').some((f) => f[0] === 'EOSE'), 'EOSE of the notification push on B');
+
+    const mention = signAs(alice, { kind: 1, content: 'Szia Bob, ezt a másik folyamaton át küldöm.', tags: [['p', bobPk]] });
+    const relayA = await RawClient.open(wsUrl(a.url, '/relay'));
+    relayA.send(JSON.stringify(['EVENT', mention]));
+    await relayA.until(() => relayA.frames.some((f) => f[0] === 'OK' && f[1] === mention.id), 'OK from A');
+    expect(relayA.frames.find((f) => f[0] === 'OK')).toEqual(['OK', mention.id, true, '']);
+
+    await relayB.until(() => relayB.of('watch').some((f) => f[0] === 'EVENT'), 'the event on B');
+    expect(relayB.of('watch').filter((f) => f[0] === 'EVENT').map((f) => (f[2] as { id: string }).id)).toEqual([mention.id]);
+
+    await cacheB.until(() => cacheB.of('notes').some((f) => f[0] === 'EVENT'), 'the notification on B');
+    const pushed = cacheB.of('notes').find((f) => f[0] === 'EVENT')![2] as { content: string };
+    expect(JSON.parse(pushed.content)).toMatchObject({ pubkey: bobPk, type: 7, you_were_mentioned_in: mention.id });
+    for (const c of [relayA, relayB, cacheB]) c.close();
+  });
+
+  it('one process leads the periodic jobs, and the other takes over when it dies', async () => {
+    const [sa, sb] = await Promise.all([status(a.url), status(b.url)]);
+    expect(sa.processId).not.toBe(sb.processId);
+    expect([sa.leader, sb.leader].sort()).toEqual([false, true]);
+    const [leader, follower] = sa.leader ? [a, b] : [b, a];
+    await leader.kill();
+    await until(async () => (await status(follower.url)).leader, 'the other process leads');
+  });
+});
+
+describe('WORKERS=2 behind one port', () => {
+  let pg: TempPostgres;
+  let srv: RunningServer;
+
+  beforeAll(async () => {
+    pg = await startTempPostgres();
+    srv = await startServerProcess({ DATABASE_URL: pg.url, DEMO: '0', WORKERS: '2' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await srv?.stop();
+    pg?.stop();
+  });
+
+  it('answers from two processes, one of which leads', async () => {
+    const seen = new Map<string, boolean>();
+    await until(async () => {
+      const s = await status(srv.url);
+      seen.set(s.processId, s.leader);
+      return seen.size === 2;
+    }, 'two distinct processes answering');
+    expect([...seen.values()].sort()).toEqual([false, true]);
+  });
+});
+
+describe('WORKERS without PostgreSQL', () => {
+  it('refuses to start several processes on one SQLite file', async () => {
+    await expect(startServerProcess({ DEMO: '0', WORKERS: '2', DATABASE_URL: '' })).rejects.toThrow(/WORKERS > 1 csak PostgreSQL-lel/);
+  });
+});

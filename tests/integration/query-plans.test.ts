@@ -1,0 +1,119 @@
+/**
+ * The hot commands' queries stay on indexes (issue 18): every statement that mega_feed_directive,
+ * thread_view, user_profile, explore, get_notifications, feed and search send to the store is
+ * recorded and explained. A full scan of a table that grows with the network fails the test,
+ * naming the statement: one missing index turns a 5 ms command into a 5 s one at a million events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlValue } from '../../server/store/db.ts';
+import { startCacheServer, type CacheTestServer, type StoreKind } from './cache-server.ts';
+import { sign } from './people.ts';
+
+/** Tables whose size follows the number of events or people. */
+const GROWING = [
+  'events', 'event_tags', 'posts', 'event_stats', 'replaceable', 'follows', 'zaps', 'notifications', 'search_docs',
+  'search_terms', 'search_hashtags', 'search_user_terms', 'reactions', 'reposts', 'event_action_refs', 'media', 'hashtags',
+];
+
+/** SQLite's plan names a table by its alias: alias → table, from every `FROM/JOIN table [AS] alias`. */
+function aliases(sql: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of sql.matchAll(/\b(?:FROM|JOIN)\s+(\w+)(?:\s+(?:AS\s+)?(?!WHERE|ON|JOIN|LEFT|INNER|CROSS|GROUP|ORDER|LIMIT|USING|UNION|NATURAL)(\w+))?/gi)) {
+    out.set(m[2] ?? m[1], m[1]);
+  }
+  return out;
+}
+
+interface Recorded {
+  sql: string;
+  params: SqlValue[];
+}
+
+/**
+ * Full scans of growing tables in a statement's plan. SQLite plans without statistics here, as a
+ * fresh store does. PostgreSQL would seq-scan tiny tables whatever the indexes, so it plans with
+ * seq scans switched off: a Seq Scan it still picks means no index can serve the statement.
+ */
+async function scansOf(srv: CacheTestServer, store: StoreKind, sql: string, params: SqlValue[]): Promise<string[]> {
+  const tables = aliases(sql);
+  if (store === 'sqlite') {
+    const plan = await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params);
+    return plan
+      .map((r) => r.detail)
+      .filter((detail) => {
+        const m = /^SCAN (\w+)/.exec(detail);
+        const table = m ? (tables.get(m[1]) ?? m[1]) : '';
+        return GROWING.includes(table) && !/USING (?:COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(detail);
+      });
+  }
+  const plan = await srv.ctx.db.transaction(async (tx) => {
+    await tx.run('SET LOCAL enable_seqscan = off');
+    return tx.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+  });
+  return plan
+    .map((r) => r['QUERY PLAN'].trim().replace(/^->\s*/, ''))
+    .filter((line) => {
+      const m = /^Seq Scan on (\w+)/.exec(line);
+      return m !== null && GROWING.includes(m[1]);
+    });
+}
+
+describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes (%s)', (store) => {
+  let srv: CacheTestServer;
+  const seen = new Map<string, Recorded>();
+
+  beforeAll(async () => {
+    srv = await startCacheServer(store);
+    const db = srv.ctx.db;
+    for (const m of ['all', 'get'] as const) {
+      const orig = db[m].bind(db);
+      (db as unknown as Record<string, unknown>)[m] = (sql: string, params: SqlValue[] = []) => {
+        if (!seen.has(sql)) seen.set(sql, { sql, params });
+        return orig(sql, params);
+      };
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await srv?.stop();
+  });
+
+  it('no statement of the hot commands scans a growing table', async () => {
+    const { alice, bob, n1, r1 } = srv.net;
+    const c = await srv.connect();
+    const spec = (s: object) => ({ spec: JSON.stringify(s), user_pubkey: alice.pk, limit: 20 });
+    const now = srv.ctx.now();
+    const own = (op: string) => sign(alice, 30078, now, JSON.stringify({ description: op }), [['d', 'Primal-Web App', op]]);
+    const calls: [string, Record<string, unknown>][] = [
+      ['mega_feed_directive', spec({ id: 'latest', kind: 'notes' })],
+      ['mega_feed_directive', spec({ id: 'global-trending', kind: 'notes' })],
+      ['mega_feed_directive', spec({ id: 'most-zapped', kind: 'notes' })],
+      ['mega_feed_directive', spec({ id: 'all-notes', kind: 'notes' })],
+      ['mega_feed_directive', spec({ kind: 'reads', minwords: 100 })],
+      ['mega_feed_directive', spec({ id: 'feed', kind: 'notes', pubkey: bob.pk })],
+      ['thread_view', { event_id: r1.id, limit: 20, user_pubkey: alice.pk }],
+      ['thread_view', { event_id: n1.id, limit: 20, user_pubkey: alice.pk }],
+      ['user_profile', { pubkey: bob.pk, user_pubkey: alice.pk }],
+      ['explore', { timeframe: 'trending', scope: 'global', limit: 20, user_pubkey: alice.pk }],
+      ['explore', { timeframe: 'latest', scope: 'follows', limit: 20, user_pubkey: alice.pk }],
+      ['feed', { pubkey: bob.pk, user_pubkey: alice.pk, limit: 20 }],
+      ['get_notifications', { pubkey: alice.pk, limit: 20, event_from_user: own('get_notifications') }],
+      ['search', { query: 'bejegyzés', limit: 20, user_pubkey: alice.pk }],
+      ['search', { query: '"első bejegyzés"', limit: 20 }],
+      ['search', { query: `bejegyzés from:${bob.pk} orderby:likes`, limit: 20 }],
+      ['search', { query: 'bejegy', limit: 20 }],
+      ['user_search', { query: 'ali', limit: 10 }],
+    ];
+    for (const [i, [command, args]] of calls.entries()) {
+      const r = await c.req(`q${i}`, command, args);
+      expect(r.notices, `${command} ${JSON.stringify(args).slice(0, 80)}`).toEqual([]);
+    }
+    expect(seen.size).toBeGreaterThan(20);
+
+    const scans: string[] = [];
+    for (const { sql, params } of seen.values()) {
+      if (!/^\s*(SELECT|WITH)\b/i.test(sql)) continue;
+      for (const detail of await scansOf(srv, store, sql, params)) scans.push(`${detail}\n    in: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`);
+    }
+    expect(scans).toEqual([]);
+  });
+});
