@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { nsecEncode, npubEncode } from 'nostr-tools/nip19';
+import { generateSecretKey } from 'nostr-tools/pure';
 import { DEMO_LOGIN_NSEC, demoUser } from '../../server/demo/accounts.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { latestEvent, openApp, useLocalRelay, type Driven } from './support/session.ts';
@@ -175,5 +176,35 @@ test('a legend changes their look on /premium/legend and others see it; support 
   await page.getByRole('button', { name: 'Támogatás és legendává válás' }).click();
   await expect(page.getByRole('img', { name: 'Lightning számla QR-kódja' })).toBeVisible();
   await expect(page.getByTestId('premium-invoice')).toHaveText(/^lnbc/);
+  await context.close();
+});
+
+test('the premium reminder: shown to a non-member, dismissed in one tab it stays away in every tab and after a reload', async ({ browser }) => {
+  const { context, page } = await signIn(browser, '/home', nsecEncode(generateSecretKey()));
+  const reminder = page.getByTestId('premium-reminder');
+  await expect(reminder).toContainText('Legyél prémium tag!');
+  const second = await context.newPage();
+  await openApp(second, '/explore');
+  await expect(second.getByTestId('premium-reminder')).toBeVisible();
+  await reminder.getByRole('button', { name: 'Most nem' }).click();
+  await expect(reminder).toHaveCount(0);
+  await expect(second.getByTestId('premium-reminder')).toHaveCount(0);
+  await page.reload();
+  await page.waitForFunction(() => window.strucc !== undefined);
+  // Once the worker has the stored account again, it still says no reminder (the time was kept).
+  const shown = await page.evaluate(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const api = window.strucc!.api as unknown as Driven;
+        void api.watchAccount(
+          window.strucc!.tabId,
+          window.strucc!.proxy((s: { account?: { premiumReminder: number }; showPremiumReminder: boolean }) => {
+            if (s.account && s.account.premiumReminder > 0) resolve(s.showPremiumReminder);
+          }),
+        );
+      }),
+  );
+  expect(shown).toBe(false);
+  await expect(page.getByTestId('premium-reminder')).toHaveCount(0);
   await context.close();
 });
