@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { nsecEncode, npubEncode } from 'nostr-tools/nip19';
 import { generateSecretKey } from 'nostr-tools/pure';
-import { DEMO_LOGIN_NSEC, demoUser } from '../../server/demo/accounts.ts';
+import { DEMO_LOGIN_NSEC, DEMO_LOGIN_PUBKEY, demoUser } from '../../server/demo/accounts.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { latestEvent, openApp, useLocalRelay, type Driven } from './support/session.ts';
 
@@ -20,10 +20,8 @@ async function signIn(browser: Browser, path: string, nsec = DEMO_LOGIN_NSEC): P
   return { context, page };
 }
 
-test('buys premium through the steps with the demo wallet; the tier shows at once in a second tab', async ({ browser }) => {
-  test.setTimeout(150_000);
-  const { context, page } = await signIn(browser, '/settings/nwc');
-  // A fresh demo wallet connection pays (earlier runs may have left others: start from none).
+/** On /settings/nwc: a fresh demo wallet connection pays (earlier runs may have left others: start from none). */
+async function connectDemoWallet(page: Page): Promise<void> {
   await page.evaluate(async () => {
     const api = window.strucc!.api as unknown as Driven;
     const snap = await new Promise<{ connections: { id: string }[] }>((resolve) => {
@@ -33,6 +31,12 @@ test('buys premium through the steps with the demo wallet; the tier shows at onc
   });
   await page.getByRole('button', { name: 'Demó tárca csatlakoztatása' }).click();
   await expect(page.locator('[data-testid="nwc-connection"][data-name="Demó tárca"]')).toBeVisible();
+}
+
+test('buys premium through the steps with the demo wallet; the tier shows at once in a second tab', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const { context, page } = await signIn(browser, '/settings/nwc');
+  await connectDemoWallet(page);
   // A non-member sees the reminder.
   await expect(page.getByTestId('premium-reminder')).toBeVisible();
 
@@ -206,5 +210,32 @@ test('the premium reminder: shown to a non-member, dismissed in one tab it stays
   );
   expect(shown).toBe(false);
   await expect(page.getByTestId('premium-reminder')).toHaveCount(0);
+  await context.close();
+});
+
+test('subscribes to an author’s tier: the modal lists the tiers, the price is zapped with the demo wallet and the subscription shows on the profile', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { context, page: settings } = await signIn(browser, '/settings/nwc');
+  await connectDemoWallet(settings);
+  const author = demoUser(2);
+  const since = Math.floor(Date.now() / 1000) - 5;
+  // A second tab of the same worker, which keeps the wallet connection just made.
+  const page = await context.newPage();
+  await openApp(page, `/p/${npubEncode(author.pubkey)}`);
+  await useLocalRelay(page);
+  await page.locator('.profile-header').getByRole('button', { name: 'Feliratkozás' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Feliratkozás: / });
+  await expect(dialog.getByTestId('profile-tier')).toHaveCount(2);
+  await expect(dialog.getByTestId('profile-tier').filter({ hasText: 'Támogató' })).toContainText(/2[\s\u00a0]?100 sat \/ hónap/);
+  await dialog.getByTestId('profile-tier').filter({ hasText: 'Barát' }).getByRole('radio').check();
+  await dialog.getByRole('button', { name: 'Feliratkozás és fizetés' }).click();
+  await expect(page.getByTestId('profile-subscribed')).toHaveText('Feliratkozva: Barát');
+  const published = await latestEvent(DEMO_LOGIN_PUBKEY, 7001, since);
+  expect(published.tags).toContainEqual(['p', author.pubkey]);
+  expect(published.tags).toContainEqual(['a', `37001:${author.pubkey}:baratom`]);
+  // Another tab reads the subscription back from the relay.
+  const again = await context.newPage();
+  await openApp(again, `/p/${npubEncode(author.pubkey)}`);
+  await expect(again.getByTestId('profile-subscribed')).toHaveText('Feliratkozva: Barát');
   await context.close();
 });

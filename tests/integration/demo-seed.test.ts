@@ -8,7 +8,7 @@ import type { ServerContext } from '../../server/context.ts';
 import { createImporter } from '../../server/ingest/importer.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
 import { seedDemoIfEmpty } from '../../server/demo/seed.ts';
-import { DEMO_LOGIN_PUBKEY } from '../../server/demo/accounts.ts';
+import { DEMO_LOGIN_PUBKEY, demoUser } from '../../server/demo/accounts.ts';
 
 const NOW = 1_760_000_000;
 
@@ -73,6 +73,9 @@ describe('seedDemoIfEmpty', () => {
       const owned = await ctx.db.all<{ sha256: string }>('SELECT sha256 FROM blob_owners WHERE pubkey = ?', [members[0].pubkey]);
       expect(owned.length).toBeGreaterThanOrEqual(3);
       expect((await stat(join(dir, 'blobs', owned[0].sha256))).size).toBeGreaterThan(100);
+      // One legend publishes two paid tiers (NIP-88) and their list, for the author-subscribe modal.
+      const tiers = await ctx.db.all<{ kind: number | string }>('SELECT kind FROM events WHERE pubkey = ? AND kind IN (17000, 37001)', [demoUser(2).pubkey]);
+      expect(tiers.map((r) => Number(r.kind)).sort()).toEqual([17000, 37001, 37001]);
     } finally {
       await ctx.db.close();
       await rm(dir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { Link } from 'wouter';
 import { useAccount } from '../../lib/account';
 import { formatJoinDate, websiteHref } from './format';
 import { legendClass, MemberBadge } from '../MemberBadge';
+import { SubscribeTiers } from './SubscribeTiers';
 
 const AVATAR_SIZE = 116;
 
@@ -122,6 +123,7 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
             {t('qr.open')}
           </button>
           <MessageButton pubkey={profile.pubkey} name={name} />
+          <SubscribeTiers profile={profile} />
           <FollowButton pubkey={profile.pubkey} name={name} className="profile-follow" />
         </div>
       </div>
