@@ -74,6 +74,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const demo = env.DEMO?.trim() !== '0';
   const host = env.HOST?.trim() || '127.0.0.1';
   const demoPublic = flag(env.DEMO_PUBLIC, false);
+  const demoLightning = flag(env.DEMO_LIGHTNING, demo) && demoAllowed({ host, demoPublic });
   return {
     host,
     port: integer('PORT', env.PORT, 8800, 0, 65535),
@@ -93,7 +94,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demoPublic,
     // The demo lightning network (server/lightning) runs with the demo network unless DEMO_LIGHTNING=0;
     // its free sats are as much a demo as the seeded network, so never on a public HOST without DEMO_PUBLIC.
-    demoLightning: flag(env.DEMO_LIGHTNING, demo) && demoAllowed({ host, demoPublic }),
+    demoLightning,
+    // The mint's ecash is backed by the demo ledger's sats, so it never runs without it.
+    mint: flag(env.MINT, demoLightning) && demoLightning,
+    mintKeysetDays: integer('MINT_KEYSET_DAYS', env.MINT_KEYSET_DAYS, 30, 0, 3650),
     demoScale: scale,
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',

@@ -30,6 +30,10 @@ export interface ServerConfig {
   demoPublic: boolean;
   /** Run the demo lightning network: ledger, LNURL-pay callbacks, NIP-47 wallet service (DEMO_LIGHTNING, default = DEMO). */
   demoLightning?: boolean;
+  /** Run the demo Cashu mint at /mint (MINT, default = the demo lightning network, which backs it). */
+  mint?: boolean;
+  /** Days before the mint's active keyset is replaced by a new one (MINT_KEYSET_DAYS, 0 = never); 30 when absent. */
+  mintKeysetDays?: number;
   /** 1 = the full demo network; tests use a small fraction. */
   demoScale: number;
   /** Domain of the demo network's NIP-05 names and lightning addresses. */

@@ -19,6 +19,8 @@ import { createAccountApi } from './accountApi.ts';
 import { createSocial, type Social } from './social.ts';
 import { createReactions } from './reactions.ts';
 import { WalletService } from './wallet.ts';
+import { EcashService } from './ecash.ts';
+import { createEcashApi } from './ecashApi.ts';
 import { createDiscover } from './discover.ts';
 import { createMembershipApi } from './membership.ts';
 import type { AccountService } from './account.ts';
@@ -185,6 +187,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     account.service.closeTab(tabId);
     social.closeTab(tabId);
     wallet.closeTab(tabId);
+    ecash.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -255,6 +258,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     releaser,
     touch,
     log: (line) => log.add(line.level, 'dms', line.message, line),
+    relaySocketFactory: options.relaySocketFactory,
     throttleMs: options.feedThrottleMs,
   });
 
@@ -285,6 +289,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     cacheServer: () => config?.cacheServer,
     writeRelays: () => network.relays.snapshot().filter((r) => r.write).map((r) => r.url),
   });
+  const ecash = new EcashService({ account: account.service, cacheServer: () => config?.cacheServer, payWithNwc: (invoice) => wallet.pay(invoice) });
 
   return {
     ...network.api,
@@ -308,6 +313,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     payInvoice: (invoice) => wallet.pay(invoice),
     zap: (input) => wallet.zap(input),
     connectDemoWallet: (name) => wallet.connectDemo(name),
+    ...createEcashApi(ecash, touch, releaser),
 
     setSigner: network.setSigner,
 
@@ -409,6 +415,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     dispose() {
       clearInterval(sweeper);
       wallet.dispose();
+      ecash.dispose();
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();

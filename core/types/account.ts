@@ -64,6 +64,8 @@ export interface AccountRecord {
   selectedFeeds: { home?: string; reads?: string; bookmarks?: string };
   dmLastConversation?: string;
   dmLastRelation: 'follows' | 'other' | 'any';
+  /** NIP-17 conversations: the created_at up to which each was read (the server cannot count them). */
+  dmPrivateRead?: Record<string, number>;
   membershipTier: MembershipTier;
   /** When the premium reminder was last cleared (ms). */
   premiumReminder: number;
@@ -86,6 +88,7 @@ export type AccountLocalPatch = Partial<
     | 'selectedFeeds'
     | 'dmLastConversation'
     | 'dmLastRelation'
+    | 'dmPrivateRead'
     | 'dvms'
     | 'usePrimalRelay'
     | 'nwcList'

@@ -12,6 +12,7 @@ import type {
   UnsignedEvent,
 } from './network.ts';
 import type { PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapRequestInput } from './wallet.ts';
+import type { EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
 import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, SettingsAction, SignerBridge } from './account.ts';
 import type {
   DmRelation,
@@ -150,6 +151,10 @@ export interface StruccApi {
   /** Sends a failed message (DmSnapshot.outbox) again. */
   retryDm?(handle: number, id: number): Promise<void>;
   markAllDmsRead?(): Promise<ActionResult>;
+  /** Someone's NIP-17 inbox relays (kind 10050; the settings page asks for the user's); empty when none is published. */
+  getInboxRelays?(pubkey: string): Promise<string[]>;
+  /** Publishes the user's kind-10050 list; private messages are read from these relays from then on. */
+  publishInboxRelays?(relays: string[]): Promise<PublishResult>;
   closeDms?(handle: number): Promise<void>;
 
   /** A profile page; setProfileKey switches it to another user (resets profile, stats and sidebars). */
@@ -181,6 +186,30 @@ export interface StruccApi {
   membershipRequest?(command: string, params?: Record<string, unknown>): Promise<CacheReply>;
   /** Asks the server for the tier again (after a purchase or rename); every tab's account snapshot follows. */
   refreshMembership?(): Promise<void>;
+  /** The ecash (Cashu) wallet of the signed-in account, kept sealed in the worker (worker/ecash.ts). */
+  watchEcash?(tabId: string, cb: (s: EcashSnapshot) => void): Promise<number>;
+  unwatchEcash?(handle: number): Promise<void>;
+  ecashAddMint?(url: string): Promise<EcashResult<{ name: string }>>;
+  ecashRemoveMint?(url: string): Promise<EcashResult>;
+  /** Redeems a token (swapped at its mint); a failure lands in the list of tokens with errors. */
+  ecashReceive?(token: string): Promise<EcashResult<{ amount: number; mint: string }>>;
+  ecashRetry?(failedId: string): Promise<EcashResult<{ amount: number; mint: string }>>;
+  ecashDismissFailed?(failedId: string): Promise<void>;
+  ecashSend?(mint: string, amount: number, memo?: string): Promise<EcashResult<{ token: string; amount: number }>>;
+  ecashMintQuote?(mint: string, amount: number): Promise<EcashResult<{ quote: string; request: string }>>;
+  /** Pays the mint quote's invoice with the active NWC connection, then claims the ecash. */
+  ecashMintWithNwc?(mint: string, amount: number): Promise<EcashResult<{ amount: number }>>;
+  ecashMintClaim?(mint: string, quote: string, amount: number): Promise<EcashResult<{ paid: boolean; amount: number }>>;
+  ecashMeltQuote?(invoice: string, mint?: string): Promise<EcashResult<{ quote: MeltQuoteInfo }>>;
+  ecashMelt?(invoice: string, quote: MeltQuoteInfo): Promise<EcashResult<{ preimage: string; change: number }>>;
+  ecashCheckPending?(): Promise<EcashResult<{ claimed: number; dropped: number }>>;
+  /** The seed phrase (made on first ask). */
+  ecashSeed?(): Promise<EcashResult<{ mnemonic: string }>>;
+  ecashRestore?(mnemonic: string, mint?: string): Promise<EcashResult<{ amount: number }>>;
+  /** Amount, mint and memo of any token text (cashuB needs the worker's decoder); null when it is none. */
+  ecashDecode?(token: string): Promise<TokenSummary | null>;
+  /** The demo mint of this cache server, when it runs one. */
+  ecashDemoMint?(): Promise<string | null>;
 
   /** One page (20) of the reactions modal's tab, from offset. */
   loadReactions?(eventId: string, tab: ReactionTab, offset: number): Promise<ReactionPage>;
@@ -219,7 +248,7 @@ export interface LogEntry {
   params?: Record<string, string | number>;
 }
 
-export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish' | 'dmDecryptFailed';
+export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish' | 'dmDecryptFailed' | 'dmUnwrapFailed';
 
 /** One log line as the worker makes it. */
 export interface LogLine {

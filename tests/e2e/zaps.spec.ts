@@ -1,24 +1,15 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { neventEncode } from 'nostr-tools/nip19';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { DEMO_LOGIN_NSEC } from '../../server/demo/accounts.ts';
+import { demoWalletActive, nsecSignIn } from './support/demo-wallet.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
-import { baseUrl, openApp, publishAccepted, relayUrl, useLocalRelay, type Driven } from './support/session.ts';
+import { baseUrl, openApp, publishAccepted, relayUrl, type Driven } from './support/session.ts';
 
 // Wallet connections and zaps, signed in with the public demo key: the e2e server runs the demo
 // lightning network, so the demo wallet really holds sats and pays over NIP-47 on our relay.
 
-async function demoSignIn(browser: Browser, path: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await enableDevMode(context);
-  const page = await context.newPage();
-  await openApp(page, path);
-  const result = await page.evaluate((nsec) => (window.strucc!.api as unknown as Driven).login({ method: 'nsec', nsec }), DEMO_LOGIN_NSEC);
-  expect(result).toMatchObject({ ok: true });
-  await useLocalRelay(page);
-  return { context, page };
-}
+const demoSignIn = (browser: Browser, path: string) => nsecSignIn(browser, path);
 
 const rows = (page: Page) => page.getByTestId('nwc-connection');
 const row = (page: Page, name: string) => page.locator(`[data-testid="nwc-connection"][data-name="${name}"]`);
@@ -96,19 +87,6 @@ async function zappableNote(text: string, withAddress = true): Promise<{ id: str
   const note = finalizeEvent({ kind: 1, created_at: now, tags: [], content: text }, sk);
   await publishAccepted(note);
   return { id: note.id, path: `/e/${neventEncode({ id: note.id, author: note.pubkey })}` };
-}
-
-/** Makes sure the demo wallet is there and active (the settings test above leaves it so; alone, this adds it). */
-async function demoWalletActive(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const api = window.strucc!.api as unknown as Driven;
-    const snap = await new Promise<{ connections: { id: string; name: string }[]; active: string | null }>((resolve) => {
-      void api.watchWallet(window.strucc!.tabId, window.strucc!.proxy((s: { state: string; connections: { id: string; name: string }[]; active: string | null }) => s.state === 'ready' && resolve(s)));
-    });
-    const demo = snap.connections.find((c) => c.name === 'Demó tárca');
-    if (!demo) await api.connectDemoWallet('Demó tárca');
-    else if (snap.active !== demo.id) await api.walletAction({ type: 'activate', id: demo.id });
-  });
 }
 
 const zapStat = (page: Page, id: string) => page.locator(`article[data-note-id="${id}"] .note-stat-zaps`).first();

@@ -8,7 +8,9 @@ import { CopyButton } from './CopyButton';
 import { QrCode } from '../QrCode';
 import { fullApi, useActingPubkey } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
-import { toastError } from '../../lib/toast';
+import { toastError, toastSuccess } from '../../lib/toast';
+import { ECASH_NS } from '../ecash/i18n';
+import { ecashErrorKey, useEcash } from '../ecash/useEcash';
 import { useWallet } from '../wallet/useWallet';
 
 interface Invoice {
@@ -56,21 +58,30 @@ export default function InvoiceCard({ invoice }: { invoice: string }) {
   return <InvoiceBody invoice={invoice} info={info} expired={expired} locale={locale} />;
 }
 
-/** Spec: paying an invoice asks first; the active wallet pays it in the worker. */
+/**
+ * Spec: paying an invoice asks first. The payers are the active lightning wallet (NWC, paid in the
+ * worker) and the ecash wallet when it holds enough (melt: the fee quote is shown in the confirm).
+ */
 function PayArea({ invoice, info, locale }: { invoice: string; info: Invoice; locale: string }) {
   const { t } = useTranslation(NOTE_NS);
+  const { t: te } = useTranslation(ECASH_NS);
   const acting = useActingPubkey();
   const wallet = useWallet();
+  const ecash = useEcash();
   const [state, setState] = useState<'idle' | 'paying' | 'paid'>('idle');
-  const payer = wallet?.connections.find((c) => c.id === wallet.active);
+  const [choice, setChoice] = useState<'nwc' | 'ecash' | null>(null);
+  const nwc = wallet?.connections.find((c) => c.id === wallet.active);
+  const ecashOk = ecash?.state === 'ready' && info.sats !== undefined && ecash.total > info.sats;
   if (state === 'paid') return <span className="note-card-paid" role="status">{t('invoice.paid')}</span>;
-  if (!acting || !payer || info.sats === undefined) {
+  if (!acting || (!nwc && !ecashOk) || info.sats === undefined) {
     return <QrCode value={`lightning:${invoice}`} label={t('invoice.qr')} className="note-card-qr" />;
   }
-  const pay = async () => {
+  const payer = choice ?? (nwc ? 'nwc' : 'ecash');
+  const payNwc = async () => {
+    if (!nwc) return;
     const ok = await confirmDialog({
       title: t('invoice.confirmTitle'),
-      message: t('invoice.confirmMessage', { amount: (info.sats ?? 0).toLocaleString(locale), wallet: payer.name }),
+      message: t('invoice.confirmMessage', { amount: (info.sats ?? 0).toLocaleString(locale), wallet: nwc.name }),
       confirmLabel: t('invoice.pay'),
     });
     if (!ok) return;
@@ -82,10 +93,41 @@ function PayArea({ invoice, info, locale }: { invoice: string; info: Invoice; lo
       toastError(t('invoice.payFailed'));
     }
   };
+  const payEcash = async () => {
+    setState('paying');
+    const api = await fullApi();
+    const q = await api.ecashMeltQuote(invoice).catch(() => ({ ok: false as const, failure: 'network' as const, message: '' }));
+    if (!q.ok) {
+      setState('idle');
+      return toastError(te(ecashErrorKey(q)));
+    }
+    const ok = await confirmDialog({
+      title: te('pay.confirmTitle'),
+      message: te('pay.confirmMessage', { amount: q.quote.amount.toLocaleString(locale), fee: q.quote.fee.toLocaleString(locale), mint: q.quote.mint }),
+      confirmLabel: t('invoice.pay'),
+    });
+    if (!ok) return setState('idle');
+    const r = await api.ecashMelt(invoice, q.quote).catch(() => ({ ok: false as const, failure: 'network' as const, message: '' }));
+    if (r.ok) {
+      setState('paid');
+      toastSuccess(te('pay.paid', { change: r.change.toLocaleString(locale) }));
+    } else {
+      setState('idle');
+      toastError(te(ecashErrorKey(r)));
+    }
+  };
   return (
-    <button type="button" className="button note-card-pay" disabled={state === 'paying'} onClick={() => void pay()}>
-      {t('invoice.pay')}
-    </button>
+    <span className="note-card-payers">
+      {nwc && ecashOk && (
+        <select className="form-input" aria-label={te('pay.payer')} value={payer} onChange={(e) => setChoice(e.target.value === 'ecash' ? 'ecash' : 'nwc')}>
+          <option value="nwc">{nwc.name}</option>
+          <option value="ecash">{te('pay.ecashWallet', { sats: (ecash?.total ?? 0).toLocaleString(locale) })}</option>
+        </select>
+      )}
+      <button type="button" className="button note-card-pay" disabled={state === 'paying'} onClick={() => void (payer === 'ecash' ? payEcash() : payNwc())}>
+        {state === 'paying' && payer === 'ecash' ? te('pay.quoting') : t('invoice.pay')}
+      </button>
+    </span>
   );
 }
 

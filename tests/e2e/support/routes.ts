@@ -56,6 +56,7 @@ export const SETTINGS_PAGES = [
   'network',
   'filters',
   'nwc',
+  'ecash',
   'devtools',
   'profile',
 ] as const;
