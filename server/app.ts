@@ -24,6 +24,7 @@ import { startMembership, startMembershipJobs, stopMembership } from './membersh
 import { startLeadership, singleProcessLeadership, type Leadership } from './cluster/leader.ts';
 import { startLiveBridge, type LiveBridge } from './cluster/live-bridge.ts';
 import { openPostgres } from './store/postgres.ts';
+import { pushServiceOf, startPush, stopPush } from './push/service.ts';
 import { openSqlite } from './store/sqlite.ts';
 
 /** Far above the relay's 512 KB rule, so an oversized frame reaches the handler and gets a NOTICE instead of a silent close. */
@@ -174,6 +175,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await verifier.close();
       await closeUploads(ctx);
       await stopMembership(ctx);
+      await stopPush(ctx);
       await bridge?.close();
       await db.close();
     })();
@@ -204,7 +206,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     if (config.demoLightning) await startLightningJobs(ctx, port);
     // Keyset rotation and the demo ecash notes are the leader's; every process serves /mint.
     if (config.mint) await startMintJobs(ctx, port);
+    // After the demo seed: its thousands of events are nobody's news.
+    await pushServiceOf(ctx)?.startSending();
     return async () => {
+      await pushServiceOf(ctx)?.stopSending();
       clearInterval(expiry);
       stopMint(ctx);
       await stopLightning(ctx);
@@ -217,6 +222,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     startMembership(ctx);
     if (config.demoLightning) startLightning(ctx, port);
     if (config.mint) await startMint(ctx);
+    await startPush(ctx);
     leadership = config.databaseUrl
       ? await startLeadership({ connectionString: config.databaseUrl, jobs: leaderJobs, verbose: config.verbose })
       : await singleProcessLeadership(leaderJobs);

@@ -65,6 +65,21 @@ export function demoAllowed(config: Pick<ServerConfig, 'host' | 'demoPublic'>): 
   return config.demoPublic || isLoopbackHost(config.host);
 }
 
+/** Both VAPID keys or neither (then a kept pair in DATA_DIR); a half-given pair is a typo worth stopping for. */
+function vapidConfig(env: NodeJS.ProcessEnv): ServerConfig['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY?.trim() ?? '';
+  const privateKey = env.VAPID_PRIVATE_KEY?.trim() ?? '';
+  const subject = env.VAPID_SUBJECT?.trim() ?? '';
+  if (subject && !/^(mailto:|https:\/\/)/.test(subject)) {
+    throw new Error(`VAPID_SUBJECT érvénytelen: ${JSON.stringify(subject)} (mailto: vagy https:// cím kell)`);
+  }
+  if (!publicKey && !privateKey) return subject ? { publicKey: '', privateKey: '', subject } : undefined;
+  if (!/^[A-Za-z0-9_-]{80,90}$/.test(publicKey) || !/^[A-Za-z0-9_-]{40,45}$/.test(privateKey)) {
+    throw new Error('VAPID_PUBLIC_KEY és VAPID_PRIVATE_KEY együtt kell, base64url kódolású P-256 kulcspárként (npx web-push generate-vapid-keys)');
+  }
+  return { publicKey, privateKey, subject };
+}
+
 /** Reads the server configuration from environment variables, with the documented defaults. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const scale = env.DEMO_SCALE === undefined || env.DEMO_SCALE.trim() === '' ? 1 : Number(env.DEMO_SCALE);
@@ -105,6 +120,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accessLog: flag(env.ACCESS_LOG, false),
     fetchPrivateAddresses: flag(env.FETCH_PRIVATE_ADDRESSES, false),
     operatorPubkey: operatorPubkey(env.OPERATOR_PUBKEY),
+    vapid: vapidConfig(env),
     limits: readLimits(env),
   };
 }

@@ -50,6 +50,12 @@ export interface ServerConfig {
   broadcastTimeoutMs?: number;
   /** Hex pubkey whose kind-30000 lists d=spam and d=nsfw are the primal_spam / primal_nsfw groups (OPERATOR_PUBKEY); '' = empty groups. */
   operatorPubkey: string;
+  /**
+   * VAPID key pair of Web Push (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, base64url) and the contact the push
+   * services see (VAPID_SUBJECT, mailto: or https:). Without the keys, a pair is made once and kept in
+   * the store (server/push/keys.ts): a new pair would void every browser's subscription.
+   */
+  vapid?: { publicKey: string; privateKey: string; subject: string };
   limits: ServerLimits;
 }
 

@@ -311,7 +311,10 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     walletAction: (action) => wallet.act(action),
     walletDetails: (id) => wallet.details(id),
     payInvoice: (invoice) => wallet.pay(invoice),
-    zap: (input) => wallet.zap(input),
+    // The tab's WebLN payer is a Comlink proxy: its port is let go once the zap is over.
+    zap: (input, payInTab) => wallet.zap(input, payInTab).finally(() => payInTab && releaser(payInTab)()),
+    zapEndpoint: (lud16, lud06) => wallet.zapEndpoint(lud16, lud06),
+    exchangeRate: (currency) => wallet.exchangeRate(currency),
     connectDemoWallet: (name) => wallet.connectDemo(name),
     ...createEcashApi(ecash, touch, releaser),
 

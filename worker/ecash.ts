@@ -13,7 +13,7 @@ import { decodeAnyToken, EcashWallet, normalizeMintUrl } from './ecashWallet.ts'
 import { tokenAmount } from './ecashToken.ts';
 import { notify } from './feeds.ts';
 import { httpOrigin } from './nip05.ts';
-import type { EcashResult, EcashSnapshot, PaymentResult, TokenSummary } from '../core/types.ts';
+import type { AmountPreference, EcashResult, EcashSnapshot, PaymentResult, TokenSummary } from '../core/types.ts';
 
 export interface EcashServiceOptions {
   account: AccountService;
@@ -215,8 +215,8 @@ export class EcashService {
     return this.run(() => this.commit((d) => void (d.failed = d.failed.filter((f) => f.id !== failedId)))).catch(() => undefined);
   }
 
-  send(mint: string, amount: number, memo = ''): Promise<EcashResult<{ token: string; amount: number }>> {
-    return this.run(() => this.wallet.send(mint, amount, memo)).then((r) => ({ ok: true as const, ...r }), fail);
+  send(mint: string, amount: number, memo = '', preferences: AmountPreference[] = []): Promise<EcashResult<{ token: string; amount: number }>> {
+    return this.run(() => this.wallet.send(mint, amount, memo, preferences)).then((r) => ({ ok: true as const, ...r }), fail);
   }
 
   mintQuote(mint: string, amount: number): Promise<EcashResult<{ quote: string; request: string }>> {

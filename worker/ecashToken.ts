@@ -7,6 +7,7 @@
  * cashuB (v4, CBOR) is read by cashu-ts in the worker (ecash.ts), which hands the same shape back.
  * Splitting amounts into powers of two with preferences follows spec §4 and its error text.
  */
+import type { AmountPreference } from '../core/types/ecash.ts';
 
 export interface TokenProof {
   id: string;
@@ -122,7 +123,7 @@ const isPow2 = (n: number) => Number.isSafeInteger(n) && n > 0 && (n & (n - 1)) 
  * Spec §4: an amount in powers of two over at most 32 bit positions; the preferences (amount and
  * count pairs) are taken first, as far as they fit, and the rest is split by its bits.
  */
-export function splitAmount(value: number, preferences: { amount: number; count: number }[] = []): number[] {
+export function splitAmount(value: number, preferences: AmountPreference[] = []): number[] {
   if (preferences.some((p) => !isPow2(p.amount))) throw new Error(MSG_NON_POWER_OF_TWO);
   const out: number[] = [];
   let rest = value;

@@ -11,7 +11,8 @@ import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/b
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { EcashError, type MeltQuoteInfo, type MeltResult, type ReceiveResult, type SendResult } from '../machines/ecash.ts';
 import type { EcashData, HistoryEntry } from './ecashStore.ts';
-import { MSG_NOT_ENOUGH_FUNDS, MSG_RESTORE_NO_SEED, readTokenV3, stripTokenPrefix, type DecodedToken, type TokenProof } from './ecashToken.ts';
+import type { AmountPreference } from '../core/types/ecash.ts';
+import { MSG_NON_POWER_OF_TWO, MSG_NOT_ENOUGH_FUNDS, MSG_RESTORE_NO_SEED, readTokenV3, splitAmount, stripTokenPrefix, type DecodedToken, type TokenProof } from './ecashToken.ts';
 
 // cashu-ts 2.5 checks keyset ids with the global Buffer, which a browser worker does not have.
 (globalThis as { Buffer?: unknown }).Buffer ??= Buffer;
@@ -134,13 +135,27 @@ export class EcashWallet {
   }
 
   /** Cuts a token of `amount` from the mint's proofs (the mint swaps when no exact set exists). */
-  async send(mintUrl: string, amount: number, memo = ''): Promise<SendResult> {
+  /** `preferences`: spec §4 amount-and-count pairs the sent proofs are cut into first (powers of two). */
+  async send(mintUrl: string, amount: number, memo = '', preferences: AmountPreference[] = []): Promise<SendResult> {
     const mint = normalizeMintUrl(mintUrl);
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new EcashError('invalid', 'invalid-amount');
+    let sendAmounts: number[] | undefined;
+    if (preferences.length) {
+      try {
+        sendAmounts = splitAmount(amount, preferences);
+      } catch {
+        throw new EcashError('invalid', MSG_NON_POWER_OF_TWO);
+      }
+    }
     const mine = this.data().proofs[mint] ?? [];
     if (sum(mine) < amount) throw new EcashError('funds', MSG_NOT_ENOUGH_FUNDS);
     const w = await this.wallet(mint);
-    const { keep, send } = await w.send(amount, mine, { counter: this.counter(w), includeFees: true });
+    const { keep, send } = await w.send(amount, mine, {
+      counter: this.counter(w),
+      includeFees: true,
+      // cashu-ts 2.5 wants keepAmounts beside sendAmounts unless it may derive them from proofsWeHave.
+      ...(sendAmounts ? { outputAmounts: { sendAmounts }, proofsWeHave: mine } : {}),
+    });
     const token = getEncodedToken({ mint, proofs: send, memo: memo || undefined }, { version: 3 });
     const spent = new Set(mine.map((p) => p.secret));
     await this.commit((d) => {

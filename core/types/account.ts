@@ -173,6 +173,15 @@ export type LoginRequest =
   | { method: 'npub'; npub: string }
   | { method: 'bunker'; uri: string };
 
+/** The kinds of news a Web Push subscription asks for (server/push/schema.ts). */
+export type PushType = 'dm' | 'mention' | 'reply' | 'zap';
+
+/** A browser's PushSubscription as toJSON() gives it. */
+export interface PushSubscriptionInfo {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
 export interface ActionResult {
   ok: boolean;
   /** A §8 code, 'ignored', 'no-pubkey', 'follow-repair-cancelled', 'publish-failed' or a §5 message. */

@@ -11,9 +11,9 @@ import type {
   SocketSnapshot,
   UnsignedEvent,
 } from './network.ts';
-import type { PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapRequestInput } from './wallet.ts';
-import type { EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
-import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, SettingsAction, SignerBridge } from './account.ts';
+import type { ExchangeRate, PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapEndpointInfo, ZapRequestInput, ZapResult } from './wallet.ts';
+import type { AmountPreference, EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
+import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, PushSubscriptionInfo, PushType, SettingsAction, SignerBridge } from './account.ts';
 import type {
   DmRelation,
   DmSnapshot,
@@ -118,6 +118,10 @@ export interface StruccApi {
   settingsAction?(action: SettingsAction): Promise<ActionResult>;
   /** Signs with the account's key or extension; rejects with a §8 code. */
   signEvent?(event: UnsignedEvent): Promise<NostrEvent>;
+  /** Web Push: this browser's subscription for the signed-in user, with the kinds of news (push_subscribe, signed). */
+  pushSubscribe?(subscription: PushSubscriptionInfo, types: PushType[]): Promise<ActionResult>;
+  /** Stops the pushes to one browser (push_unsubscribe, signed): turned off in settings, or before a logout. */
+  pushUnsubscribe?(endpoint: string): Promise<ActionResult>;
 
   /** The unread notification count (subscribed only while signed in and active); unwatch with unwatchNotificationCount. */
   watchNotificationCount?(tabId: string, cb: (s: NotificationCountSnapshot) => void): Promise<number>;
@@ -177,8 +181,16 @@ export interface StruccApi {
   walletDetails?(id: string): Promise<WalletDetailsResult>;
   /** Pays a bolt11 invoice with the active connection. */
   payInvoice?(invoice: string): Promise<PaymentResult>;
-  /** LNURL-pay zap (NIP-57) paid by the active connection; reason 'no-address' when the author cannot be zapped. */
-  zap?(input: ZapRequestInput): Promise<PaymentResult>;
+  /**
+   * LNURL-pay zap (NIP-57) paid by the active connection, or by the tab's WebLN wallet when
+   * `payInTab` is given (the worker fetches the invoice, the tab pays it and returns the preimage).
+   * Honours the event's zap splits; reason 'no-address' when the author cannot be zapped.
+   */
+  zap?(input: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<ZapResult>;
+  /** The recipient's LNURL-pay limits (commentAllowed, min and max sats) for the custom zap. */
+  zapEndpoint?(lud16: string, lud06: string): Promise<ZapEndpointInfo>;
+  /** The wallet service's price of one bitcoin in `currency`, for the fiat value of a zap. */
+  exchangeRate?(currency: string): Promise<ExchangeRate | undefined>;
   /** Adds the demo network's wallet of the signed-in account (server wallet nwc_connect). */
   connectDemoWallet?(name: string): Promise<ActionResult>;
 
@@ -195,7 +207,7 @@ export interface StruccApi {
   ecashReceive?(token: string): Promise<EcashResult<{ amount: number; mint: string }>>;
   ecashRetry?(failedId: string): Promise<EcashResult<{ amount: number; mint: string }>>;
   ecashDismissFailed?(failedId: string): Promise<void>;
-  ecashSend?(mint: string, amount: number, memo?: string): Promise<EcashResult<{ token: string; amount: number }>>;
+  ecashSend?(mint: string, amount: number, memo?: string, preferences?: AmountPreference[]): Promise<EcashResult<{ token: string; amount: number }>>;
   ecashMintQuote?(mint: string, amount: number): Promise<EcashResult<{ quote: string; request: string }>>;
   /** Pays the mint quote's invoice with the active NWC connection, then claims the ecash. */
   ecashMintWithNwc?(mint: string, amount: number): Promise<EcashResult<{ amount: number }>>;

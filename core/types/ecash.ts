@@ -62,3 +62,9 @@ export interface TokenSummary {
   memo: string;
   unit: string;
 }
+
+/** Spec §4: send `count` proofs of `amount` (a power of two) first, the rest by its bits. */
+export interface AmountPreference {
+  amount: number;
+  count: number;
+}

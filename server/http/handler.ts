@@ -4,6 +4,7 @@ import { handleMembershipHttp, memberNip05 } from '../membership/http.ts';
 import { handleMint } from '../mint/http.ts';
 import { handleServices, initServices } from './services.ts';
 import { createStaticServer } from './static.ts';
+import { pushServiceOf } from '../push/service.ts';
 
 export const APP_NAME = 'strucc';
 export const APP_VERSION = '2.0.11';
@@ -148,6 +149,8 @@ export function createHttpHandler(ctx: ServerContext): Handler {
         demoLightning: !!ctx.config.demoLightning,
         // The ecash wallet offers this server's mint (/mint) when it runs one.
         mint: !!ctx.config.mint,
+        // The key browsers subscribe to Web Push with (push_subscribe).
+        vapidPublicKey: pushServiceOf(ctx)?.keys.publicKey ?? '',
       });
     }
     if (path === '/api' || path.startsWith('/api/')) return json(res, 404, { error: 'not found' });

@@ -5,6 +5,7 @@
  */
 import { LIGHTNING_SCHEMA } from '../lightning/schema.ts';
 import { MINT_SCHEMA } from '../mint/schema.ts';
+import { PUSH_SCHEMA } from '../push/schema.ts';
 
 export const SCHEMA_VERSION = 3;
 
@@ -251,6 +252,7 @@ export const SCHEMA: string[] = [
   `CREATE INDEX IF NOT EXISTS wallet_nwc_connections_user ON wallet_nwc_connections (pubkey)`,
   ...LIGHTNING_SCHEMA,
   ...MINT_SCHEMA,
+  ...PUSH_SCHEMA,
 ];
 
 // Its own table rather than a meta row, so meta stays free for whatever the rest of the server keeps there.

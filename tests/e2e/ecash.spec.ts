@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { getDecodedToken } from '@cashu/cashu-ts';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { neventEncode, nsecEncode } from 'nostr-tools/nip19';
 import { demoUser } from '../../server/demo/accounts.ts';
@@ -64,9 +65,18 @@ test('a token sent from one account is redeemed in another', async ({ browser })
   const send = page.locator('section[aria-labelledby="ecash-send"]');
   await send.getByLabel('Összeg (sat)').fill('30');
   await send.getByLabel('Megjegyzés (nem kötelező)').fill('Neked küldöm');
+  // Denominations that are not powers of two are refused before anything leaves the wallet.
+  await send.getByLabel('Címletek (nem kötelező)').fill('6x2');
+  await send.getByRole('button', { name: 'Token készítése' }).click();
+  await expect(page.getByText('A címletek csak kettő hatványai lehetnek (1, 2, 4, 8, 16…).')).toBeVisible();
+  await expect(total(page)).toContainText('Összesen: 100 sat');
+  await send.getByLabel('Címletek (nem kötelező)').fill('8x2');
   await send.getByRole('button', { name: 'Token készítése' }).click();
   const token = (await page.getByTestId('ecash-sent-token').locator('code').textContent()) ?? '';
   expect(token).toMatch(/^cashuA/);
+  // Two 8s first, then the remaining 14 by its bits.
+  const amounts = getDecodedToken(token).proofs.map((p) => p.amount).sort((x, y) => x - y);
+  expect(amounts).toEqual([2, 4, 8, 8, 8]);
   await expect(page.getByTestId('ecash-sent-token').getByRole('img', { name: 'Az ecash-token QR-kódja' })).toBeVisible();
 
   const other = await nsecSignIn(browser, '/settings/ecash', nsecEncode(generateSecretKey()));

@@ -1,15 +1,13 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { neventEncode } from 'nostr-tools/nip19';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { demoWalletActive, nsecSignIn } from './support/demo-wallet.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { baseUrl, openApp, publishAccepted, relayUrl, type Driven } from './support/session.ts';
+import { demoSignIn, demoWalletActive, serverShows } from './support/zaps.ts';
 
 // Wallet connections and zaps, signed in with the public demo key: the e2e server runs the demo
 // lightning network, so the demo wallet really holds sats and pays over NIP-47 on our relay.
-
-const demoSignIn = (browser: Browser, path: string) => nsecSignIn(browser, path);
 
 const rows = (page: Page) => page.getByTestId('nwc-connection');
 const row = (page: Page, name: string) => page.locator(`[data-testid="nwc-connection"][data-name="${name}"]`);
@@ -70,6 +68,8 @@ test('wallet connections: demo wallet with its balance, a bad URI refused, renam
   // The remaining demo wallet pays from now on.
   await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
 
+  // With the first tab gone the reload starts a new shared worker, which reads the saved list back.
+  await page.close();
   await second.reload();
   await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
   await expect(rows(second)).toHaveCount(1);
@@ -106,8 +106,7 @@ test('quick zap and custom zap on a note: the count rises at once, stays after t
 
   // Another tab reads the count from the server, which counted the receipt.
   const other = await context.newPage();
-  await other.goto(`${baseUrl()}${target.path}`);
-  await expect(zapStat(other, target.id)).toHaveAttribute('data-count', '42', { timeout: 30_000 });
+  await serverShows(other, target.path, () => expect(zapStat(other, target.id)).toHaveAttribute('data-count', '42', { timeout: 5_000 }));
 
   // Right-click opens the custom zap: a preset, and the wallet that pays is named.
   await card.getByRole('button', { name: 'Zap küldése', exact: true }).click({ button: 'right' });
@@ -117,8 +116,7 @@ test('quick zap and custom zap on a note: the count rises at once, stays after t
   await dialog.getByRole('button', { name: /^420$/ }).click();
   await dialog.getByRole('button', { name: /^Zap küldése: 420 sat$/ }).click();
   await expect(zapStat(page, target.id)).toHaveAttribute('data-count', '462');
-  await other.reload();
-  await expect(zapStat(other, target.id)).toHaveAttribute('data-count', '462', { timeout: 30_000 });
+  await serverShows(other, target.path, () => expect(zapStat(other, target.id)).toHaveAttribute('data-count', '462', { timeout: 5_000 }));
   await context.close();
 });
 

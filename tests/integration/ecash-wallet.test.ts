@@ -5,7 +5,7 @@
  * reserve and change, NUT-07 settling of sent tokens, seed + restore in a fresh wallet, and the
  * sealed record (nothing readable at rest, opened again with the account's key).
  */
-import { getEncodedToken } from '@cashu/cashu-ts';
+import { getDecodedToken, getEncodedToken } from '@cashu/cashu-ts';
 import * as nip44 from 'nostr-tools/nip44';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,21 @@ describe('worker ecash wallet against the demo mint', () => {
     expect(await me.w.checkPending()).toEqual({ claimed: 1, dropped: 0 });
     expect(me.data.pending).toEqual([]);
     expect(balance(me)).toBe(63);
+  });
+
+  it('sends in the preferred denominations first (spec §4) and refuses ones that are not powers of two', async () => {
+    const friend = await wallet(m);
+    const me = local();
+    await me.w.receive(getEncodedToken({ mint: m.mintUrl, proofs: await mintEcash(m, friend, 64) }));
+    await expect(me.w.send(m.mintUrl, 20, '', [{ amount: 6, count: 2 }])).rejects.toThrow(
+      'Provided amount preferences contain non-power-of-2 numbers. Use only ^2 numbers',
+    );
+    expect(balance(me)).toBe(64);
+    const sent = await me.w.send(m.mintUrl, 21, '', [{ amount: 4, count: 3 }]);
+    const proofs = getDecodedToken(sent.token).proofs.map((p) => p.amount).sort((x, y) => x - y);
+    // Three 4s first, then the remaining 9 by its bits: 1 + 8.
+    expect(proofs).toEqual([1, 4, 4, 4, 8]);
+    expect(balance(me)).toBe(43);
   });
 
   it('refuses the same token twice and keeps what it has', async () => {

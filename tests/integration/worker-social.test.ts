@@ -79,9 +79,9 @@ describe('social services against the real server and its demo network', () => {
     const loaded = await until(() => list?.status === 'ready' && list, 'notifications');
     expect(loaded.notifications.length).toBeGreaterThan(0);
     const withPost = loaded.notifications.find((n) => n.post && loaded.notes[n.post]);
-    expect(withPost).toBeDefined();
+    expect(withPost?.post && loaded.notes[withPost.post]).toMatchObject({ event: { id: withPost?.post } });
     const withActor = loaded.notifications.find((n) => n.actor && loaded.users[n.actor]);
-    expect(withActor).toBeDefined();
+    expect(withActor?.actor && loaded.users[withActor.actor]).toMatchObject({ pubkey: withActor?.actor });
     const shown = loaded.notifications.length;
     const oldest = loaded.notifications.at(-1)!.created_at;
     await api.loadMoreNotifications!(handle);

@@ -178,19 +178,22 @@ describe('parseContent: hostile and large input', () => {
     expect(parseContent(hostile)).toEqual([{ type: 'text', text: hostile }]);
   });
 
-  it('parses a 10,000-character note quickly and loses nothing', () => {
+  it('parses a 10,000-character note and loses nothing', () => {
     const chunk = `Hosszú szöveg #strucc https://pelda.hu/a nostr:${NPUB} 🎉\n`;
     const content = chunk.repeat(Math.ceil(10_000 / chunk.length)).slice(0, 10_000);
-    const started = performance.now();
     const parts = parseContent(content);
-    expect(performance.now() - started).toBeLessThan(500);
     const rebuilt = parts
       .map((p) =>
         p.type === 'text' ? p.text : p.type === 'hashtag' ? `#${p.tag}` : p.type === 'link' ? p.url : p.type === 'mention' ? `nostr:${p.bech32}` : '',
       )
       .join('');
     expect(rebuilt).toBe(content);
-    expect(parts.filter((p) => p.type === 'mention').length).toBeGreaterThan(50);
+    // One part per whole token in the text; the cut-off npub at the very end stays text.
+    const count = (type: string) => parts.filter((p) => p.type === type).length;
+    expect(count('hashtag')).toBe(content.split('#strucc').length - 1);
+    expect(count('link')).toBe(content.split('https://pelda.hu/a').length - 1);
+    expect(count('mention')).toBe(content.split(`nostr:${NPUB}`).length - 1);
+    expect(count('mention')).toBe(Math.floor(10_000 / chunk.length));
   });
 
   it('does not hang on a long run of unmatched colons or hashes', () => {

@@ -8,6 +8,7 @@ import { CopyButton } from '../embeds/CopyButton';
 import { QrCode } from '../QrCode';
 import { useWallet } from '../wallet/useWallet';
 import { ECASH_NS } from './i18n';
+import { parsePreferences } from './preferences';
 import { ecashErrorKey } from './useEcash';
 
 type Run = (f: () => Promise<void>) => Promise<void>;
@@ -61,14 +62,17 @@ export function SendForm({ ecash, busy, run }: { ecash: EcashSnapshot; busy: boo
   const [mint, setMint] = useState(ecash.mints[0]?.url ?? '');
   const [amount, setAmount] = useState('');
   const [memo, setMemo] = useState('');
+  const [denominations, setDenominations] = useState('');
   const [sent, setSent] = useState<{ token: string; amount: number } | null>(null);
   const chosen = ecash.mints.some((m) => m.url === mint) ? mint : (ecash.mints[0]?.url ?? '');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const sats = parseAmount(amount);
     if (!Number.isSafeInteger(sats) || sats <= 0) return toastError(t('errors.invalidAmount'));
+    const preferences = parsePreferences(denominations);
+    if (!preferences) return toastError(t('errors.invalidPreferences'));
     void run(async () => {
-      const r = await (await fullApi()).ecashSend(chosen, sats, memo.trim());
+      const r = await (await fullApi()).ecashSend(chosen, sats, memo.trim(), preferences);
       if (r.ok) {
         setSent({ token: r.token, amount: r.amount });
         setAmount('');
@@ -88,6 +92,15 @@ export function SendForm({ ecash, busy, run }: { ecash: EcashSnapshot; busy: boo
         <label className="form-field">
           <span>{t('page.memo')}</span>
           <input className="form-input" maxLength={140} value={memo} onChange={(e) => setMemo(e.target.value)} />
+        </label>
+        <label className="form-field">
+          <span>{t('page.denominations')}</span>
+          <input
+            className="form-input"
+            placeholder={t('page.denominationsPlaceholder')}
+            value={denominations}
+            onChange={(e) => setDenominations(e.target.value)}
+          />
         </label>
         <button type="submit" className="button" disabled={busy || !amount.trim()}>
           {t('page.send')}

@@ -60,6 +60,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   'mint-has-balance': 'errors.mintHasBalance',
   'no-account': 'errors.noAccount',
   unpaid: 'errors.unpaid',
+  'Provided amount preferences contain non-power-of-2 numbers. Use only ^2 numbers': 'errors.preferencesPow2',
 };
 
 /** The i18n key for a failed ecash result: a known message first, else its kind. */
