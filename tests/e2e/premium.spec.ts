@@ -1,42 +1,20 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { nsecEncode, npubEncode } from 'nostr-tools/nip19';
 import { generateSecretKey } from 'nostr-tools/pure';
-import { DEMO_LOGIN_NSEC, DEMO_LOGIN_PUBKEY, demoUser } from '../../server/demo/accounts.ts';
-import { enableDevMode } from './support/nip07-stub.ts';
+import { DEMO_LOGIN_PUBKEY, demoUser } from '../../server/demo/accounts.ts';
+import { demoWalletActive, nsecSignIn } from './support/demo-wallet.ts';
 import { latestEvent, openApp, useLocalRelay, type Driven } from './support/session.ts';
 
 // Premium and legends against the seeded demo network: the demo login is no member and buys a
 // plan with its demo wallet (a real NIP-47 payment of the quote's invoice); demo users 2–5 are
 // legends (user 2: GOLD with glow and badge) and 6–11 premium members with stored files.
 
-async function signIn(browser: Browser, path: string, nsec = DEMO_LOGIN_NSEC): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await enableDevMode(context);
-  const page = await context.newPage();
-  await openApp(page, path);
-  const result = await page.evaluate((key) => (window.strucc!.api as unknown as Driven).login({ method: 'nsec', nsec: key }), nsec);
-  expect(result).toMatchObject({ ok: true });
-  await useLocalRelay(page);
-  return { context, page };
-}
-
-/** On /settings/nwc: a fresh demo wallet connection pays (earlier runs may have left others: start from none). */
-async function connectDemoWallet(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const api = window.strucc!.api as unknown as Driven;
-    const snap = await new Promise<{ connections: { id: string }[] }>((resolve) => {
-      void api.watchWallet(window.strucc!.tabId, window.strucc!.proxy((s: { state: string; connections: { id: string }[] }) => s.state === 'ready' && resolve(s)));
-    });
-    for (const c of snap.connections) await api.walletAction({ type: 'remove', id: c.id });
-  });
-  await page.getByRole('button', { name: 'Demó tárca csatlakoztatása' }).click();
-  await expect(page.locator('[data-testid="nwc-connection"][data-name="Demó tárca"]')).toBeVisible();
-}
+const signIn = nsecSignIn;
 
 test('buys premium through the steps with the demo wallet; the tier shows at once in a second tab', async ({ browser }) => {
   test.setTimeout(150_000);
   const { context, page } = await signIn(browser, '/settings/nwc');
-  await connectDemoWallet(page);
+  await demoWalletActive(page);
   // A non-member sees the reminder.
   await expect(page.getByTestId('premium-reminder')).toBeVisible();
 
@@ -216,7 +194,7 @@ test('the premium reminder: shown to a non-member, dismissed in one tab it stays
 test('subscribes to an author’s tier: the modal lists the tiers, the price is zapped with the demo wallet and the subscription shows on the profile', async ({ browser }) => {
   test.setTimeout(120_000);
   const { context, page: settings } = await signIn(browser, '/settings/nwc');
-  await connectDemoWallet(settings);
+  await demoWalletActive(settings);
   const author = demoUser(2);
   const since = Math.floor(Date.now() / 1000) - 5;
   // A second tab of the same worker, which keeps the wallet connection just made.
