@@ -101,6 +101,8 @@ export function portSession(worker: StruccWorker, tabIds: Set<string>): StruccAp
     zapEndpoint: worker.zapEndpoint,
     exchangeRate: worker.exchangeRate,
     connectDemoWallet: worker.connectDemoWallet,
+    membershipRequest: worker.membershipRequest,
+    refreshMembership: worker.refreshMembership,
     watchEcash: worker.watchEcash,
     unwatchEcash: worker.unwatchEcash,
     ecashAddMint: worker.ecashAddMint,

@@ -131,6 +131,14 @@ export interface SettingsApi {
   settingsAction(action: SettingsAction): Promise<ActionResult>;
 }
 
+/** Membership (premium) commands of the signed-in account. */
+export interface MembershipApi {
+  /** A signed membership command (membership_status, _purchase_product, _change_name, media, recovery...), params inside the signed content. */
+  membershipRequest(command: string, params?: Record<string, unknown>): Promise<CacheReply>;
+  /** Asks the server for the tier again (after a purchase or rename); every tab's account snapshot follows. */
+  refreshMembership(): Promise<void>;
+}
+
 /** Web Push subscriptions of this browser. */
 export interface PushApi {
   /** Web Push: this browser's subscription for the signed-in user, with the kinds of news (push_subscribe, signed). */
@@ -296,6 +304,7 @@ export interface StruccApi
     AccountApi,
     SettingsApi,
     PushApi,
+    MembershipApi,
     NotificationsApi,
     DmsApi,
     ProfilesApi,

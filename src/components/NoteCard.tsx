@@ -15,6 +15,7 @@ import { TopZaps } from './TopZaps';
 import { NoteMore } from './actions/NoteMore';
 import { ACTIONS_NS, useDeletedNotes } from './actions/state';
 import { noteHref, npubOf, profileHref } from '../lib/links';
+import { MemberBadge } from './MemberBadge';
 
 // The modal and its lists load on the first click, not with every feed.
 const ReactionsModal = lazy(() => import('./ReactionsModal'));
@@ -85,6 +86,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
             <h2 className="note-author" id={headingId}>
               <Link href={`/p/${npub}`}>{name}</Link>
             </h2>
+            <MemberBadge profile={author} />
             {verified && (
               <span className="note-verified" title={t('note.verified', { nip05: author.nip05 })}>
                 <VerifiedIcon />

@@ -17,6 +17,7 @@ import { NoteCard } from './NoteCard';
 import { TabStrip } from './TabStrip';
 import '../styles/note-reactions.css';
 import { profileHref } from '../lib/links';
+import { MemberBadge } from './MemberBadge';
 
 const TABS: ReactionTab[] = ['reactions', 'likes', 'zaps', 'reposts', 'quotes'];
 
@@ -70,6 +71,7 @@ function EntryRow({ entry, tab }: { entry: ReactionEntry; tab: ReactionTab }) {
         <Link className="reaction-name" href={profileHref({ pubkey: entry.pubkey, npub: entry.profile.npub })}>
           {name}
         </Link>
+        <MemberBadge profile={entry.profile} />
         {tab === 'zaps' && entry.content && <span className="reaction-message">{entry.content}</span>}
         {tab !== 'zaps' && entry.created_at > 0 && <span className="reaction-time">{formatRelativeTime(entry.created_at, now, locale)}</span>}
       </span>
