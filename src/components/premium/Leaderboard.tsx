@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { CacheReply, Profile } from '../../../core/types';
-import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import { displayName, emptyProfile, parseProfile } from '../../../core/profile';
 import { attachLooks, membershipLooks } from '../../../core/membershipLooks';
 import { isNostrEvent } from '../../../core/bundle';
 import { CacheKind } from '../../../core/kinds';
@@ -10,6 +10,7 @@ import { useActingPubkey } from '../../lib/account';
 import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
 import { contentOf, formatDay, KIND_LEGEND_BOARD, KIND_PREMIUM_BOARD, ofKind, publicRequest } from './membership';
+import { profileHref } from '../../lib/links';
 
 type Board = 'premium' | 'legend';
 const ORDERS: Record<Board, string[]> = { premium: ['premium_since'], legend: ['donated_btc', 'last_donation'] };
@@ -134,7 +135,7 @@ export default function Leaderboard({ board }: { board: Board }) {
                 <tr key={r.pubkey} data-testid="leaderboard-row" data-pubkey={r.pubkey}>
                   <td>{r.index}</td>
                   <td>
-                    <Link href={`/p/${toNpub(r.pubkey)}`} className="premium-board-member">
+                    <Link href={profileHref(r.pubkey)} className="premium-board-member">
                       <Avatar profile={r.profile} name={name} size={36} />
                       <span>{name}</span>
                     </Link>
