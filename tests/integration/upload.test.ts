@@ -75,19 +75,20 @@ describe('Blossom', () => {
     const ev = JSON.parse(Buffer.from(good.slice(6), 'base64').toString()) as { content: string };
     ev.content = 'meghamisítva';
     const forged = `Nostr ${Buffer.from(JSON.stringify(ev)).toString('base64')}`;
-    const cases = [
-      forged,
-      auth(alice, 'upload', { expiration: t.clock.now - 1 }),
-      auth(alice, 'upload', { createdAt: t.clock.now + 120 }),
-      auth(alice, 'upload', { kind: 1 }),
-      auth(alice, 'delete'),
-      'Nostr nem-base64!!',
-      'Bearer abc',
+    // Each refusal names its own cause in X-Reason.
+    const cases: [string, string][] = [
+      [forged, 'auth event has a bad signature'],
+      [auth(alice, 'upload', { expiration: t.clock.now - 1 }), 'auth event is expired or has no expiration'],
+      [auth(alice, 'upload', { createdAt: t.clock.now + 120 }), 'auth event created_at is in the future'],
+      [auth(alice, 'upload', { kind: 1 }), 'auth event must be kind 24242'],
+      [auth(alice, 'delete'), 'auth event is not for upload'],
+      ['Nostr nem-base64!!', 'Authorization must be "Nostr <base64 event>"'],
+      ['Bearer abc', 'Authorization must be "Nostr <base64 event>"'],
     ];
-    for (const a of cases) {
+    for (const [a, reason] of cases) {
       const res = await put(png, { Authorization: a });
       expect(res.status, a).toBe(401);
-      expect(res.headers['x-reason']).toBeTruthy();
+      expect(res.headers['x-reason'], a).toBe(reason);
       expect(jsonOf<{ error: string }>(res).error).toMatch(/engedély/);
     }
     expect((await put(png, {})).status).toBe(401);
