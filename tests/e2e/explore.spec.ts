@@ -3,9 +3,8 @@ import WebSocket from 'ws';
 import { finalizeEvent } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';
 import { DEFAULT_GUEST_PUBKEY } from '../../core/config.ts';
+import { base, serverStatus, wsUrl } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
-const wsUrl = (path: string) => `${base().replace(/^http/, 'ws')}${path}`;
 
 interface CacheObj {
   kind: number;
@@ -141,9 +140,13 @@ test('network stats are live: non-zero numbers that move when a note arrives', a
   expect(ok).toBe(true);
   await expect(notes).toHaveText(fmt(before + 1), { timeout: 15_000 });
 
-  // Leaving the page closes the subscription (CLOSE), so the server stops pushing to this tab.
-  await page.goto(`${base()}/home`);
-  await expect(page.locator('[data-stat="pubnotes"]')).toHaveCount(0);
+  // Leaving the page inside the app (the worker and its socket stay) sends CLOSE: the server holds
+  // this tab's one net_stats subscription, and none once the tab is on another page.
+  const netStats = async () => (await serverStatus()).asyncSubscriptions.net_stats ?? 0;
+  await expect.poll(netStats).toBe(1);
+  await page.locator('.side-nav').getByRole('link', { name: 'Kezdőlap', exact: true }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await expect.poll(netStats).toBe(0);
 });
 
 test('the legend panel explains itself to a guest in Hungarian', async ({ page }) => {
