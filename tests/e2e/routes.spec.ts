@@ -22,6 +22,11 @@ for (const route of ROUTES) {
     const bodyText = await page.locator('body').innerText();
     expect(bodyText.replace(/\s+/g, ' ').length, `${path}: the page has content`).toBeGreaterThan(heading.length + 40);
 
+    // Never a page that only describes a feature: a title plus one paragraph of intro and nothing
+    // else is the placeholder shape (InfoPage's PageIntro without children).
+    const placeholder = page.locator('.page:has(> .page-intro):not(:has(> :not(.page-header, .page-intro))) > .page-intro:not(:has(> :not(p)))');
+    await expect(placeholder, `${path}: a working screen, not a description of one`).toHaveCount(0);
+
     expect(errors, `${path}: no uncaught errors or console errors`).toEqual([]);
   });
 }
