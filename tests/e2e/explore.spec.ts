@@ -4,6 +4,7 @@ import { finalizeEvent } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';
 import { DEFAULT_GUEST_PUBKEY } from '../../core/config.ts';
 import { base, serverStatus, wsUrl } from './support/base.ts';
+import { cacheRequest } from './support/cache-client.ts';
 
 
 interface CacheObj {
@@ -14,26 +15,7 @@ interface CacheObj {
   tags?: string[][];
 }
 
-/** One cache command over /v1, the way the worker asks it, collected until EOSE. */
-function cache(command: string, payload: Record<string, unknown> = {}): Promise<CacheObj[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(wsUrl('/v1'));
-    const out: CacheObj[] = [];
-    const timer = setTimeout(() => (ws.close(), reject(new Error(`${command}: no answer`))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['REQ', 'q', { cache: [command, payload] }])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as [string, string, CacheObj | string];
-      if (msg[0] === 'EVENT') out.push(msg[2] as CacheObj);
-      if (msg[0] === 'EOSE' || msg[0] === 'NOTICE') {
-        clearTimeout(timer);
-        ws.close();
-        if (msg[0] === 'NOTICE') reject(new Error(String(msg[2])));
-        else resolve(out);
-      }
-    });
-    ws.on('error', reject);
-  });
-}
+const cache = (command: string, payload: Record<string, unknown> = {}) => cacheRequest<CacheObj>(command, payload);
 
 function content<T>(objects: CacheObj[], kind: number): T {
   const obj = objects.find((o) => o.kind === kind);

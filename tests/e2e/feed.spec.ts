@@ -3,9 +3,9 @@ import { finalizeEvent } from 'nostr-tools/pure';
 import WebSocket from 'ws';
 import { demoUser, HOUSE_PUBKEY, type DemoAccount } from '../../server/demo/accounts.ts';
 import { enableDevTimings } from './support/nip07-stub.ts';
+import { base, wsUrl } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
-const relayUrl = () => `${base().replace(/^http/, 'ws')}/relay`;
+const relayUrl = () => wsUrl('/relay');
 
 /** Sends one frame to the server's NIP-01 relay and collects replies until `done` says so. */
 function relay<T>(frame: unknown[], done: (msg: unknown[], seen: unknown[][]) => T | undefined): Promise<T> {

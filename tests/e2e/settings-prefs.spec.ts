@@ -8,6 +8,7 @@ import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { cacheRequest } from './support/cache-client.ts';
 import { baseUrl, type Driven, openApp, signIn } from './support/session.ts';
 import { enableDevTimings } from './support/nip07-stub.ts';
+import { toast } from './support/toast.ts';
 
 /** The user's server-saved settings (protocol §3.9 get_app_settings). */
 async function storedSettings(secretKey: Uint8Array): Promise<Record<string, unknown>> {
@@ -21,7 +22,6 @@ async function storedSettings(secretKey: Uint8Array): Promise<Record<string, unk
 }
 
 const html = (page: Page) => page.locator('html');
-const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
 
 test('the theme and animation choice is saved to the server and applies in every tab and browser', async ({ context, browser }) => {
   const secretKey = generateSecretKey();
