@@ -7,6 +7,7 @@ import { bytesToHex, EXTENSION_NOT_FOUND } from '../../core/keys.ts';
 import { sealWithPin } from '../../worker/pin.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
 import type { AccountSnapshot, CacheObject, CacheReply, NostrEvent, SignerBridge } from '../../core/types.ts';
+import { until } from '../support/until.ts';
 
 type Handler = (payload: Record<string, unknown> | undefined) => CacheReply;
 
@@ -23,16 +24,6 @@ function fakeServer(handlers: Record<string, Handler> = {}) {
 const feedsReply = (kind: number, names: string[]): CacheReply => ({
   events: [{ kind, content: JSON.stringify(names.map((n) => ({ name: n, spec: JSON.stringify({ id: n }), description: '', enabled: true }))) }],
 });
-
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 const services: AccountService[] = [];
 function service(opts: ConstructorParameters<typeof AccountService>[0]) {
