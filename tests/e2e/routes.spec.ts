@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { englishIn } from './support/catalogue.ts';
 import { ROUTES, visit, watchErrors } from './support/routes.ts';
+import { base } from './support/base.ts';
 
 // Every route of spec §2, visited by a guest with the demo network's real ids: each one
 // settles on a Hungarian heading (never a blank page or an endless spinner) without errors.
@@ -32,6 +33,6 @@ for (const route of ROUTES) {
 }
 
 test('/download redirects to /downloads', async ({ page }) => {
-  await page.goto(`${process.env.STRUCC_URL}/download`);
+  await page.goto(`${base()}/download`);
   await expect(page).toHaveURL(/\/downloads$/);
 });

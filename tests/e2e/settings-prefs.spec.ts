@@ -64,7 +64,7 @@ test('the theme and animation choice is saved to the server and applies in every
 });
 
 test('a guest can pick a theme on this device and is offered to sign in', async ({ page }) => {
-  await page.goto(`${process.env.STRUCC_URL}/settings/appearance`);
+  await page.goto(`${baseUrl()}/settings/appearance`);
   await expect(page.getByText(/Ha bejelentkezel, a fiókodhoz is elmentjük/)).toBeVisible();
   await page.getByText('éjfél', { exact: true }).click();
   await expect(html(page)).toHaveAttribute('data-theme', 'midnight');
@@ -72,7 +72,7 @@ test('a guest can pick a theme on this device and is offered to sign in', async 
   await expect(html(page)).toHaveAttribute('data-theme', 'midnight');
   // Server-saved settings need an account.
   for (const sub of ['notifications', 'zaps']) {
-    await page.goto(`${process.env.STRUCC_URL}/settings/${sub}`);
+    await page.goto(`${baseUrl()}/settings/${sub}`);
     await expect(page.getByText('A beállításaidat a fiókodhoz mentjük, ezért ehhez be kell jelentkezned.')).toBeVisible();
     await expect(page.getByRole('switch')).toHaveCount(0);
   }

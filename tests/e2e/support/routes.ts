@@ -1,6 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 import { nip19 } from 'nostr-tools';
 import { cacheRequest as request } from './cache-client.ts';
+import { base } from './base.ts';
 
 /**
  * Every route of spec §2 with a real path into the running demo network. The ids are
@@ -141,7 +142,7 @@ async function lookUp(baseUrl: string): Promise<DemoIds> {
 const lookups = new Map<string, Promise<DemoIds>>();
 
 /** The demo ids of the server at baseUrl, looked up once per test worker. */
-export function demoIds(baseUrl: string = process.env.STRUCC_URL!): Promise<DemoIds> {
+export function demoIds(baseUrl: string = base()): Promise<DemoIds> {
   let ids = lookups.get(baseUrl);
   if (!ids) {
     ids = lookUp(baseUrl);
@@ -238,7 +239,7 @@ export async function settle(page: Page): Promise<void> {
 /** Opens a route of the demo network in Hungarian and waits for it to settle. */
 export async function visit(page: Page, route: RouteCase): Promise<string> {
   const path = await routePath(route);
-  await page.goto(`${process.env.STRUCC_URL}${path}`);
+  await page.goto(`${base()}${path}`);
   await settle(page);
   return path;
 }
