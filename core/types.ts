@@ -9,3 +9,4 @@ export type * from './types/api.ts';
 export type * from './types/account.ts';
 export type * from './types/social.ts';
 export type * from './types/wallet.ts';
+export type * from './types/ecash.ts';

@@ -1,139 +1,38 @@
 /**
  * Spec §4 Direct messages, one DM page: the contact list of a relation (any, follows, other) with
  * unread counts, the selected conversation (20 a page, oldest first), its unread count set to zero
- * on selection, new messages fetched when the contact's count rises, and sending. Pure: requests,
- * decryption, signing and publishing are actors the worker provides.
+ * on selection, new messages fetched when the contact's count rises, sending, NIP-17 private
+ * messages merged in as the worker unwraps them, and which protocol the open conversation uses.
+ * Pure: requests, decryption, signing and publishing are actors the worker provides. The types and
+ * list helpers are in dmsModel.ts.
  */
 import { assign, emit, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import type { DirectMessage, DmContact, DmOutgoing, DmRelation, FeedStatus, PublishResult } from '../core/types.ts';
+import type { FeedStatus, PublishResult } from '../core/types.ts';
+import {
+  DM_CONTACTS_PAGE,
+  DM_PAGE_SIZE,
+  errorText,
+  failed,
+  mergeMessages,
+  missing,
+  NO_USER_DATA,
+  now,
+  reasonOf,
+  settle,
+  zeroCount,
+  type ContactsPage,
+  type DmContext,
+  type DmEmitted,
+  type DmEvent,
+  type DmInput,
+  type DmProtocol,
+  type FetchContactsInput,
+  type FetchMessagesInput,
+  type MessagesPage,
+} from './dmsModel.ts';
 
-/** Spec §9: a DM page is 20 messages. */
-export const DM_PAGE_SIZE = 20;
-export const DM_CONTACTS_PAGE = 100;
-
-export interface FetchContactsInput {
-  userPubkey: string;
-  relation: DmRelation;
-  limit: number;
-  until?: number;
-}
-
-export interface ContactsPage {
-  contacts: DmContact[];
-  /** RANGE.since (latest_at of the last contact): the next page's `until`. */
-  since?: number;
-}
-
-export interface FetchMessagesInput {
-  userPubkey: string;
-  peer: string;
-  limit: number;
-  until?: number;
-  since?: number;
-}
-
-export interface MessagesPage {
-  /** Decrypted messages; those that failed to decrypt are already left out. */
-  messages: DirectMessage[];
-  /** Events the server sent, decryptable or not: paging goes on while pages are not empty. */
-  received: number;
-  /** Oldest created_at of the page (RANGE.since). */
-  since?: number;
-  /** Why a message of the page could not be decrypted (the first reason: a §8 code or the cipher's error). */
-  undecryptable?: string;
-}
-
-export interface DmContext {
-  userPubkey: string;
-  relation: DmRelation;
-  contacts: DmContact[];
-  contactsCursor?: number;
-  hasMoreContacts: boolean;
-  unreadTotal: number;
-  selected?: string;
-  messages: DirectMessage[];
-  messagesCursor?: number;
-  hasMoreMessages: boolean;
-  /** The SEND being sent, to answer its caller. */
-  sendId?: number;
-  /** What was written on this page and is not in `messages` yet, in the order written. */
-  outbox: DmOutgoing[];
-  /** The open conversation's last page had messages that could not be decrypted, and why. */
-  decryptError?: string;
-  error?: string;
-}
-
-export type DmEvent =
-  | { type: 'SET_RELATION'; relation: DmRelation }
-  | { type: 'LOAD_MORE_CONTACTS' }
-  | { type: 'REFRESH_CONTACTS' }
-  | { type: 'SELECT'; pubkey: string }
-  | { type: 'LOAD_MORE' }
-  | { type: 'TOTAL'; count: number }
-  | { type: 'SEND'; id: number; text: string }
-  /** A failed message goes back in the queue. */
-  | { type: 'RETRY'; id: number }
-  | { type: 'USER'; pubkey: string }
-  /** Internal: the selected contact has new messages. */
-  | { type: 'FETCH_NEW' }
-  | { type: 'RESET_COUNT' };
-
-export type DmEmitted = { type: 'sent'; id: number; result: PublishResult };
-
-export interface DmInput {
-  userPubkey: string;
-  relation?: DmRelation;
-  selected?: string;
-  /** The shared directmsg_count total when the page opens; TOTAL events follow its changes. */
-  unreadTotal?: number;
-}
-
-function missing(name: string): never {
-  throw new Error(`dms: the ${name} actor must be provided with machine.provide()`);
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-const now = () => Math.floor(Date.now() / 1000);
-
-/** Sent entries leave the outbox once their event came back in the conversation. */
-function settle(outbox: DmOutgoing[], messages: DirectMessage[]): DmOutgoing[] {
-  if (!outbox.some((o) => o.status === 'sent')) return outbox;
-  const ids = new Set(messages.map((m) => m.id));
-  return outbox.filter((o) => !(o.status === 'sent' && o.eventId !== undefined && ids.has(o.eventId)));
-}
-
-const reasonOf = (result: PublishResult): string => result.reasons['*'] ?? Object.values(result.reasons)[0] ?? result.outcome;
-
-/** Merged by id, oldest first, as a chat shows them. */
-export function mergeMessages(a: DirectMessage[], b: DirectMessage[]): DirectMessage[] {
-  const byId = new Map<string, DirectMessage>();
-  for (const m of [...a, ...b]) byId.set(m.id, m);
-  return [...byId.values()].sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : 1));
-}
-
-function failed(reason: string): PublishResult {
-  return { success: false, reasons: { '*': reason }, outcome: 'failed' };
-}
-
-const zeroCount = (contacts: DmContact[], pubkey: string | undefined): DmContact[] =>
-  contacts.map((c) => (c.pubkey === pubkey && c.dmInfo.cnt !== 0 ? { ...c, dmInfo: { ...c.dmInfo, cnt: 0 } } : c));
-
-/** What a change of user empties (the selection is decided per transition). */
-const NO_USER_DATA = {
-  contacts: [],
-  contactsCursor: undefined,
-  hasMoreContacts: true,
-  messages: [],
-  messagesCursor: undefined,
-  hasMoreMessages: true,
-  outbox: [],
-  sendId: undefined,
-  decryptError: undefined,
-  error: undefined,
-} satisfies Partial<DmContext>;
+export { DM_PAGE_SIZE, DM_CONTACTS_PAGE, mergeMessages } from './dmsModel.ts';
+export type { FetchContactsInput, ContactsPage, FetchMessagesInput, MessagesPage, DmContext, DmProtocol, DmEvent, DmEmitted, DmInput } from './dmsModel.ts';
 
 export const dmMachine = setup({
   types: {
@@ -147,6 +46,7 @@ export const dmMachine = setup({
     fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(async () => missing('fetchMessages')),
     resetCount: fromPromise<void, { peer: string }>(async () => missing('resetCount')),
     sendMessage: fromPromise<PublishResult, { peer: string; text: string }>(async () => missing('sendMessage')),
+    peerProtocol: fromPromise<DmProtocol, { peer: string }>(async () => missing('peerProtocol')),
   },
   guards: {
     hasSelected: ({ context }) => context.selected !== undefined,
@@ -155,6 +55,7 @@ export const dmMachine = setup({
     hasMoreMessages: ({ context }) => context.hasMoreMessages,
     totalRose: ({ context, event }) => event.type === 'TOTAL' && event.count > context.unreadTotal,
     hasQueued: ({ context }) => context.outbox.some((o) => o.status === 'pending' && o.id !== context.sendId),
+    privateForSelected: ({ context, event }) => event.type === 'PRIVATE' && event.peer === context.selected,
   },
 }).createMachine({
   id: 'dms',
@@ -176,13 +77,13 @@ export const dmMachine = setup({
         // The stored login settling after the page opened (a reload straight onto /dms/{contact}):
         // the conversation the address asked for is kept and loaded for the signed-in user.
         guard: 'firstUser',
-        target: ['.contacts.loading', '.conversation.check', '.reset.idle', '.sending.idle'],
+        target: ['.contacts.loading', '.conversation.check', '.reset.idle', '.sending.idle', '.protocol.check'],
         reenter: true,
         actions: assign(({ event }) => ({ ...NO_USER_DATA, userPubkey: event.type === 'USER' ? event.pubkey : '' })),
       },
       {
         // Another account: nothing of the last one's conversations stays on screen.
-        target: ['.contacts.loading', '.conversation.none', '.reset.idle', '.sending.idle'],
+        target: ['.contacts.loading', '.conversation.none', '.reset.idle', '.sending.idle', '.protocol.idle'],
         reenter: true,
         actions: assign(({ event }) => ({ ...NO_USER_DATA, userPubkey: event.type === 'USER' ? event.pubkey : '', selected: undefined })),
       },
@@ -197,6 +98,8 @@ export const dmMachine = setup({
           actions: assign(({ event }) => ({ relation: event.type === 'SET_RELATION' ? event.relation : 'any', contacts: [], contactsCursor: undefined, hasMoreContacts: true })),
         },
         REFRESH_CONTACTS: { target: '.loading' },
+        // A private conversation's latest message and count live in the worker: the list is merged again.
+        PRIVATE: { target: '.loading' },
         // Handled inside this region, so that reloading the contacts leaves the conversation alone.
         TOTAL: [
           // A rise means someone wrote: the contact list (and its counts) is fetched again.
@@ -277,6 +180,19 @@ export const dmMachine = setup({
               contacts: zeroCount(context.contacts, pubkey),
             };
           }),
+        },
+        PRIVATE: {
+          guard: 'privateForSelected',
+          actions: [
+            enqueueActions(({ context, event, enqueue }) => {
+              // Read while open: the new message's count goes back to zero as for NIP-04.
+              if (event.type === 'PRIVATE' && event.messages.some((m) => m.sender === context.selected)) enqueue.raise({ type: 'RESET_COUNT' });
+            }),
+            assign(({ context, event }) => {
+              const merged = mergeMessages(context.messages, event.type === 'PRIVATE' ? event.messages : []);
+              return { messages: merged, outbox: settle(context.outbox, merged) };
+            }),
+          ],
         },
       },
       states: {
@@ -441,6 +357,24 @@ export const dmMachine = setup({
                 })),
               ],
             },
+          },
+        },
+      },
+    },
+    // Which protocol the open conversation is written with, shown above the composer.
+    protocol: {
+      initial: 'check',
+      on: { SELECT: { target: '.looking', actions: assign({ protocol: undefined }) } },
+      states: {
+        check: { always: [{ guard: 'hasSelected', target: 'looking' }, { target: 'idle' }] },
+        idle: {},
+        looking: {
+          invoke: {
+            src: 'peerProtocol',
+            input: ({ context }) => ({ peer: context.selected ?? '' }),
+            onDone: { target: 'idle', actions: assign({ protocol: ({ event }) => event.output }) },
+            // Without the other side's inbox list, NIP-04 is what can be sent.
+            onError: { target: 'idle', actions: assign({ protocol: 'nip04' as const }) },
           },
         },
       },

@@ -19,10 +19,12 @@ import { handleRelayConnection } from './relay/nip01.ts';
 import { closeUploads, handleUploadConnection } from './upload/socket.ts';
 import { handleWalletConnection } from './wallet/socket.ts';
 import { startLightning, startLightningJobs, stopLightning } from './lightning/index.ts';
+import { startMint, startMintJobs, stopMint } from './mint/index.ts';
 import { startMembership, startMembershipJobs, stopMembership } from './membership/http.ts';
 import { startLeadership, singleProcessLeadership, type Leadership } from './cluster/leader.ts';
 import { startLiveBridge, type LiveBridge } from './cluster/live-bridge.ts';
 import { openPostgres } from './store/postgres.ts';
+import { pushServiceOf, startPush, stopPush } from './push/service.ts';
 import { openSqlite } from './store/sqlite.ts';
 
 /** Far above the relay's 512 KB rule, so an oversized frame reaches the handler and gets a NOTICE instead of a silent close. */
@@ -158,6 +160,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await leadership?.close();
       // The wallet service is a client of our own relay: it goes before the sockets close under it.
       await stopLightning(ctx);
+      stopMint(ctx);
       supervisor.close();
       await upstream?.close();
       for (const wss of [cacheWss, relayWss, uploadWss, walletWss]) {
@@ -172,6 +175,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await verifier.close();
       await closeUploads(ctx);
       await stopMembership(ctx);
+      await stopPush(ctx);
       await bridge?.close();
       await db.close();
     })();
@@ -200,8 +204,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     if (config.upstreamRelays.length > 0) upstream = startUpstream(ctx, config.upstreamRelays);
     await startMembershipJobs(ctx);
     if (config.demoLightning) await startLightningJobs(ctx, port);
+    // Keyset rotation and the demo ecash notes are the leader's; every process serves /mint.
+    if (config.mint) await startMintJobs(ctx, port);
+    // After the demo seed: its thousands of events are nobody's news.
+    await pushServiceOf(ctx)?.startSending();
     return async () => {
+      await pushServiceOf(ctx)?.stopSending();
       clearInterval(expiry);
+      stopMint(ctx);
       await stopLightning(ctx);
       await upstream?.close();
       upstream = null;
@@ -211,6 +221,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   try {
     startMembership(ctx);
     if (config.demoLightning) startLightning(ctx, port);
+    if (config.mint) await startMint(ctx);
+    await startPush(ctx);
     leadership = config.databaseUrl
       ? await startLeadership({ connectionString: config.databaseUrl, jobs: leaderJobs, verbose: config.verbose })
       : await singleProcessLeadership(leaderJobs);

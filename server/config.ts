@@ -65,6 +65,21 @@ export function demoAllowed(config: Pick<ServerConfig, 'host' | 'demoPublic'>): 
   return config.demoPublic || isLoopbackHost(config.host);
 }
 
+/** Both VAPID keys or neither (then a kept pair in DATA_DIR); a half-given pair is a typo worth stopping for. */
+function vapidConfig(env: NodeJS.ProcessEnv): ServerConfig['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY?.trim() ?? '';
+  const privateKey = env.VAPID_PRIVATE_KEY?.trim() ?? '';
+  const subject = env.VAPID_SUBJECT?.trim() ?? '';
+  if (subject && !/^(mailto:|https:\/\/)/.test(subject)) {
+    throw new Error(`VAPID_SUBJECT érvénytelen: ${JSON.stringify(subject)} (mailto: vagy https:// cím kell)`);
+  }
+  if (!publicKey && !privateKey) return subject ? { publicKey: '', privateKey: '', subject } : undefined;
+  if (!/^[A-Za-z0-9_-]{80,90}$/.test(publicKey) || !/^[A-Za-z0-9_-]{40,45}$/.test(privateKey)) {
+    throw new Error('VAPID_PUBLIC_KEY és VAPID_PRIVATE_KEY együtt kell, base64url kódolású P-256 kulcspárként (npx web-push generate-vapid-keys)');
+  }
+  return { publicKey, privateKey, subject };
+}
+
 /** Reads the server configuration from environment variables, with the documented defaults. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const scale = env.DEMO_SCALE === undefined || env.DEMO_SCALE.trim() === '' ? 1 : Number(env.DEMO_SCALE);
@@ -74,6 +89,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const demo = env.DEMO?.trim() !== '0';
   const host = env.HOST?.trim() || '127.0.0.1';
   const demoPublic = flag(env.DEMO_PUBLIC, false);
+  const demoLightning = flag(env.DEMO_LIGHTNING, demo) && demoAllowed({ host, demoPublic });
   return {
     host,
     port: integer('PORT', env.PORT, 8800, 0, 65535),
@@ -93,7 +109,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demoPublic,
     // The demo lightning network (server/lightning) runs with the demo network unless DEMO_LIGHTNING=0;
     // its free sats are as much a demo as the seeded network, so never on a public HOST without DEMO_PUBLIC.
-    demoLightning: flag(env.DEMO_LIGHTNING, demo) && demoAllowed({ host, demoPublic }),
+    demoLightning,
+    // The mint's ecash is backed by the demo ledger's sats, so it never runs without it.
+    mint: flag(env.MINT, demoLightning) && demoLightning,
+    mintKeysetDays: integer('MINT_KEYSET_DAYS', env.MINT_KEYSET_DAYS, 30, 0, 3650),
     demoScale: scale,
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',
@@ -101,6 +120,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accessLog: flag(env.ACCESS_LOG, false),
     fetchPrivateAddresses: flag(env.FETCH_PRIVATE_ADDRESSES, false),
     operatorPubkey: operatorPubkey(env.OPERATOR_PUBKEY),
+    vapid: vapidConfig(env),
     limits: readLimits(env),
   };
 }

@@ -30,6 +30,10 @@ export interface ServerConfig {
   demoPublic: boolean;
   /** Run the demo lightning network: ledger, LNURL-pay callbacks, NIP-47 wallet service (DEMO_LIGHTNING, default = DEMO). */
   demoLightning?: boolean;
+  /** Run the demo Cashu mint at /mint (MINT, default = the demo lightning network, which backs it). */
+  mint?: boolean;
+  /** Days before the mint's active keyset is replaced by a new one (MINT_KEYSET_DAYS, 0 = never); 30 when absent. */
+  mintKeysetDays?: number;
   /** 1 = the full demo network; tests use a small fraction. */
   demoScale: number;
   /** Domain of the demo network's NIP-05 names and lightning addresses. */
@@ -46,6 +50,12 @@ export interface ServerConfig {
   broadcastTimeoutMs?: number;
   /** Hex pubkey whose kind-30000 lists d=spam and d=nsfw are the primal_spam / primal_nsfw groups (OPERATOR_PUBKEY); '' = empty groups. */
   operatorPubkey: string;
+  /**
+   * VAPID key pair of Web Push (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, base64url) and the contact the push
+   * services see (VAPID_SUBJECT, mailto: or https:). Without the keys, a pair is made once and kept in
+   * the store (server/push/keys.ts): a new pair would void every browser's subscription.
+   */
+  vapid?: { publicKey: string; privateKey: string; subject: string };
   limits: ServerLimits;
 }
 

@@ -83,3 +83,61 @@ self.addEventListener('fetch', (event) => {
       .then((hit) => hit ?? fetch(request)),
   );
 });
+
+/**
+ * Web Push from our server (server/push): the message is already in Hungarian and names no more than
+ * the server allows (a DM push only says who wrote). Every push must show a notification
+ * (userVisibleOnly), so an unreadable one still shows the app's name and opens the notifications.
+ */
+self.addEventListener('push', (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = {};
+  }
+  const title = typeof message.title === 'string' && message.title ? message.title : 'Strucc';
+  // Only our own routes: '//host' would leave the origin.
+  const url = typeof message.url === 'string' && /^\/(?!\/)/.test(message.url) ? message.url : '/notifications';
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: typeof message.body === 'string' ? message.body : '',
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      lang: 'hu',
+      // A second message from the same person (or on the same post) replaces the first.
+      tag: typeof message.tag === 'string' ? message.tag : undefined,
+      data: { url, type: message.type },
+    }),
+  );
+});
+
+/** Opens the route the push names: in a Strucc tab already open when there is one, else a new window. */
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const path = event.notification.data && typeof event.notification.data.url === 'string' ? event.notification.data.url : '/notifications';
+  const target = new URL(path, self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        let client = open;
+        if (open.url !== target) {
+          try {
+            // Works on tabs this worker controls; for another, a new window opens the route.
+            client = (await open.navigate(target)) ?? open;
+          } catch {
+            client = null;
+          }
+        }
+        if (client) {
+          // Focus is the browser's to grant; the tab shows the route either way.
+          await client.focus().catch(() => undefined);
+          return;
+        }
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
+});

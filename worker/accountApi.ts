@@ -3,7 +3,8 @@
  * same AccountService; a tab's watchers and signer bridge go away with the tab.
  */
 import { AccountService, type AccountServiceOptions } from './account.ts';
-import type { StruccApi } from '../core/types.ts';
+import { AccountError } from '../core/keys.ts';
+import type { ActionResult, StruccApi } from '../core/types.ts';
 
 export type AccountApi = Required<
   Pick<
@@ -23,6 +24,8 @@ export type AccountApi = Required<
     | 'accountAction'
     | 'settingsAction'
     | 'signEvent'
+    | 'pushSubscribe'
+    | 'pushUnsubscribe'
   >
 >;
 
@@ -31,6 +34,22 @@ export interface AccountApiOptions extends AccountServiceOptions {
   releaser: (cb: object) => () => void;
   /** Marks the tab as alive. */
   touch: (tabId: string) => void;
+}
+
+/** A signed push request (the server acts on the signer only); a refusal comes back as its NOTICE. */
+async function signedPushRequest(service: AccountService, options: AccountApiOptions, op: string, body: Record<string, unknown>): Promise<ActionResult> {
+  let event;
+  try {
+    event = await service.signer.signRequest(op, body);
+  } catch (err) {
+    return { ok: false, code: err instanceof AccountError ? err.code : 'event_not_signed' };
+  }
+  try {
+    const reply = await options.request(op, { event_from_user: event });
+    return reply.notice ? { ok: false, code: 'push-refused', message: reply.notice } : { ok: true };
+  } catch {
+    return { ok: false, code: 'push-unreachable' };
+  }
 }
 
 export function createAccountApi(options: AccountApiOptions): { service: AccountService; api: AccountApi } {
@@ -68,6 +87,8 @@ export function createAccountApi(options: AccountApiOptions): { service: Account
     accountAction: (action) => service.act(action),
     settingsAction: (action) => service.settingsAction(action),
     signEvent: (event) => service.signer.sign(event),
+    pushSubscribe: (subscription, types) => signedPushRequest(service, options, 'push_subscribe', { ...subscription, types }),
+    pushUnsubscribe: (endpoint) => signedPushRequest(service, options, 'push_unsubscribe', { endpoint }),
   };
   return { service, api };
 }

@@ -19,6 +19,8 @@ import { createAccountApi } from './accountApi.ts';
 import { createSocial, type Social } from './social.ts';
 import { createReactions } from './reactions.ts';
 import { WalletService } from './wallet.ts';
+import { EcashService } from './ecash.ts';
+import { createEcashApi } from './ecashApi.ts';
 import { createDiscover } from './discover.ts';
 import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
@@ -184,6 +186,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     account.service.closeTab(tabId);
     social.closeTab(tabId);
     wallet.closeTab(tabId);
+    ecash.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -254,6 +257,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     releaser,
     touch,
     log: (line) => log.add(line.level, 'dms', line.message, line),
+    relaySocketFactory: options.relaySocketFactory,
     throttleMs: options.feedThrottleMs,
   });
 
@@ -284,6 +288,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     cacheServer: () => config?.cacheServer,
     writeRelays: () => network.relays.snapshot().filter((r) => r.write).map((r) => r.url),
   });
+  const ecash = new EcashService({ account: account.service, cacheServer: () => config?.cacheServer, payWithNwc: (invoice) => wallet.pay(invoice) });
 
   return {
     ...network.api,
@@ -304,8 +309,12 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     walletAction: (action) => wallet.act(action),
     walletDetails: (id) => wallet.details(id),
     payInvoice: (invoice) => wallet.pay(invoice),
-    zap: (input) => wallet.zap(input),
+    // The tab's WebLN payer is a Comlink proxy: its port is let go once the zap is over.
+    zap: (input, payInTab) => wallet.zap(input, payInTab).finally(() => payInTab && releaser(payInTab)()),
+    zapEndpoint: (lud16, lud06) => wallet.zapEndpoint(lud16, lud06),
+    exchangeRate: (currency) => wallet.exchangeRate(currency),
     connectDemoWallet: (name) => wallet.connectDemo(name),
+    ...createEcashApi(ecash, touch, releaser),
 
     setSigner: network.setSigner,
 
@@ -409,6 +418,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     dispose() {
       clearInterval(sweeper);
       wallet.dispose();
+      ecash.dispose();
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();

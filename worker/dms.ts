@@ -21,6 +21,7 @@ import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
 import { emptyProfile, parseProfile } from '../core/profile.ts';
+import type { DmProtocol, PrivateThread } from './dmsPrivate.ts';
 import type {
   AccountLocalPatch,
   ActionResult,
@@ -68,7 +69,7 @@ function rangeOf(objects: CacheObject[]): RangeInfo | undefined {
   };
 }
 
-function profilesOf(objects: CacheObject[]): Map<string, Profile> {
+export function profilesOf(objects: CacheObject[]): Map<string, Profile> {
   const out = new Map<string, Profile>();
   for (const o of objects) {
     if (o.kind !== K.METADATA || !isNostrEvent(o)) continue;
@@ -181,7 +182,76 @@ export interface DmServiceOptions {
   remember: (patch: AccountLocalPatch) => void;
   /** Messages skipped because they could not be decrypted: counted in the devtools log. */
   onUndecryptable?: OnUndecryptable;
+  /** NIP-17: the private conversations unwrapped in the worker (worker/dmsPrivate.ts). */
+  inbox?: PrivateConversations;
+  /** Whom the user follows (the follows/other relations of private conversations). */
+  following?: () => readonly string[];
   throttleMs?: number;
+}
+
+/** What DmService needs of worker/dmsPrivate.ts's PrivateInbox. */
+export interface PrivateConversations {
+  messagesWith(peer: string): DirectMessage[];
+  threadList(): PrivateThread[];
+  unreadTotal(): number;
+  markRead(peer: string): void;
+  markAllRead(): void;
+  protocolFor(peer: string): Promise<DmProtocol>;
+  send(peer: string, text: string): Promise<PublishResult>;
+}
+
+/**
+ * The private messages of a conversation page's window, added to the cache's NIP-04 page: from the
+ * page's oldest message up (all older ones once the cache has no more), up to `until`.
+ */
+export function withPrivateMessages(page: MessagesPage, input: FetchMessagesInput, own: DirectMessage[]): MessagesPage {
+  if (own.length === 0) return page;
+  const lower = input.since ?? (page.received < input.limit ? -Infinity : (page.since ?? -Infinity));
+  const upper = input.until ?? Infinity;
+  const extra = own.filter((m) => m.created_at >= lower && m.created_at <= upper);
+  return extra.length ? { ...page, messages: [...page.messages, ...extra] } : page;
+}
+
+/**
+ * Private conversations merged into the first page of the server's contact list: a count adds
+ * up, the newer of the two latest messages is the preview, and a conversation the server does not
+ * know is added (with its profile) when it belongs to the relation shown.
+ */
+export async function withPrivateContacts(
+  page: ContactsPage,
+  input: FetchContactsInput,
+  threads: PrivateThread[],
+  following: readonly string[],
+  profiles: (pubkeys: string[]) => Promise<Map<string, Profile>>,
+): Promise<ContactsPage> {
+  if (input.until !== undefined || threads.length === 0) return page;
+  const follows = new Set(following);
+  const inRelation = (pk: string) => input.relation === 'any' || (input.relation === 'follows') === follows.has(pk);
+  const byPeer = new Map(page.contacts.map((c) => [c.pubkey, c]));
+  const missing = threads.filter((t) => !byPeer.has(t.peer) && inRelation(t.peer)).map((t) => t.peer);
+  const found = missing.length ? await profiles(missing).catch(() => new Map<string, Profile>()) : new Map<string, Profile>();
+  for (const t of threads) {
+    const known = byPeer.get(t.peer);
+    if (!known && !inRelation(t.peer)) continue;
+    const base: DmContact = known ?? { pubkey: t.peer, user: found.get(t.peer) ?? emptyProfile(t.peer), dmInfo: { cnt: 0, latest_at: 0, latest_event_id: '' } };
+    const newer = t.latest.created_at >= base.dmInfo.latest_at;
+    const merged: DmContact = {
+      ...base,
+      dmInfo: {
+        cnt: base.dmInfo.cnt + t.unread,
+        latest_at: Math.max(base.dmInfo.latest_at, t.latest.created_at),
+        latest_event_id: newer ? t.latest.id : base.dmInfo.latest_event_id,
+      },
+    };
+    if (newer) {
+      merged.preview = t.latest.content;
+      merged.latestPrivate = true;
+      merged.latestSender = t.latest.sender;
+    }
+    byPeer.set(t.peer, merged);
+  }
+  const contacts = [...byPeer.values()].sort((a, b) => b.dmInfo.latest_at - a.dmInfo.latest_at);
+  return { ...page, contacts };
 }
 
 function snapshotOf(actor: Actor<typeof dmMachine>): DmSnapshot {
@@ -200,6 +270,7 @@ function snapshotOf(actor: Actor<typeof dmMachine>): DmSnapshot {
     outbox: c.outbox,
   };
   if (c.decryptError !== undefined) out.decryptError = c.decryptError;
+  if (c.protocol !== undefined) out.protocol = c.protocol;
   if (c.selected !== undefined) out.selected = c.selected;
   if (c.error !== undefined) out.error = c.error;
   return out;
@@ -211,6 +282,9 @@ export class DmService {
   private readonly pages: InstanceRegistry<Actor<typeof dmMachine>, DmSnapshot>;
   private readonly machine;
   private nextSend = 1;
+  private serverCount = 0;
+  private readonly pendingPrivate = new Map<string, DirectMessage[]>();
+  private privateTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly options: DmServiceOptions) {
     const { request, subscribe, signRequest } = options;
@@ -236,26 +310,36 @@ export class DmService {
       { input: { active: true } },
     );
     this.count.subscribe((snap) => {
-      const total = snap.context.count;
-      this.countWatchers.emit(total, (a, b) => a === b);
-      this.pages.forEach((page) => {
-        if (page.getSnapshot().context.unreadTotal !== total) page.send({ type: 'TOTAL', count: total });
-      });
+      this.serverCount = snap.context.count;
+      this.emitTotal();
     });
 
     this.machine = dmMachine.provide({
       actors: {
-        fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(async ({ input }) =>
-          withPreviews(await fetchContacts(request, input, signRequest), options.decrypt, options.onUndecryptable),
-        ),
-        fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(({ input }) => fetchMessages(request, options.decrypt, input, options.onUndecryptable)),
+        fetchContacts: fromPromise<ContactsPage, FetchContactsInput>(async ({ input }) => {
+          const page = await withPreviews(await fetchContacts(request, input, signRequest), options.decrypt, options.onUndecryptable);
+          const inbox = options.inbox;
+          if (!inbox) return page;
+          return withPrivateContacts(page, input, inbox.threadList(), options.following?.() ?? [], async (pubkeys) => {
+            const reply = await request('user_infos', { pubkeys });
+            return profilesOf(reply.events);
+          });
+        }),
+        fetchMessages: fromPromise<MessagesPage, FetchMessagesInput>(async ({ input }) => {
+          const page = await fetchMessages(request, options.decrypt, input, options.onUndecryptable);
+          return withPrivateMessages(page, input, options.inbox?.messagesWith(input.peer) ?? []);
+        }),
+        peerProtocol: fromPromise<DmProtocol, { peer: string }>(async ({ input }) => (options.inbox ? options.inbox.protocolFor(input.peer) : 'nip04')),
         resetCount: fromPromise<void, { peer: string }>(async ({ input }) => {
+          options.inbox?.markRead(input.peer);
           // The peer is signed: the server takes no parameter from outside the signed content.
           const event = await signRequest(RESET_DM_COUNT_OP, { sender: input.peer });
           const reply = await request('reset_directmsg_count', { event_from_user: event });
           if (reply.notice !== undefined) throw new Error(reply.notice);
         }),
         sendMessage: fromPromise<PublishResult, { peer: string; text: string }>(async ({ input }) => {
+          // NIP-17 when the other side has said where private messages go (kind 10050).
+          if (options.inbox && (await options.inbox.protocolFor(input.peer)) === 'nip17') return options.inbox.send(input.peer, input.text);
           const content = await options.encrypt(input.peer, input.text);
           // The publish service signs, sends to the write relays (or the proxy) and imports it.
           return options.publish({ kind: ENCRYPTED_DM, tags: [['p', input.peer]], content, created_at: Math.floor(Date.now() / 1000) });
@@ -264,6 +348,27 @@ export class DmService {
     });
     this.pages = new InstanceRegistry(snapshotOf, options.throttleMs);
     this.count.start();
+  }
+
+  /** The server's count plus the private conversations' unread messages, to the badge and every page. */
+  emitTotal(): void {
+    const total = this.serverCount + (this.options.inbox?.unreadTotal() ?? 0);
+    this.countWatchers.emit(total, (a, b) => a === b);
+    this.pages.forEach((page) => {
+      if (page.getSnapshot().context.unreadTotal !== total) page.send({ type: 'TOTAL', count: total });
+    });
+  }
+
+  /** New private messages of a conversation: batched, so that a burst of unwrapped gift wraps reloads the lists once. */
+  privateMessages(peer: string, messages: DirectMessage[]): void {
+    this.pendingPrivate.set(peer, [...(this.pendingPrivate.get(peer) ?? []), ...messages]);
+    if (this.privateTimer !== undefined) return;
+    this.privateTimer = setTimeout(() => {
+      this.privateTimer = undefined;
+      const batch = [...this.pendingPrivate];
+      this.pendingPrivate.clear();
+      for (const [p, list] of batch) this.pages.forEach((page) => page.send({ type: 'PRIVATE', peer: p, messages: list }));
+    }, 100);
   }
 
   setUser(pubkey: string | undefined): void {
@@ -277,7 +382,7 @@ export class DmService {
   }
 
   watchCount(tabId: string, cb: (count: number) => unknown, release: () => void): number {
-    return this.countWatchers.add(tabId, cb, release, this.count.getSnapshot().context.count);
+    return this.countWatchers.add(tabId, cb, release, this.serverCount + (this.options.inbox?.unreadTotal() ?? 0));
   }
 
   unwatchCount(handle: number): void {
@@ -287,8 +392,9 @@ export class DmService {
   open(tabId: string, cb: (s: DmSnapshot) => unknown, release: () => void): number {
     const { context } = this.count.getSnapshot();
     const remembered = this.options.remembered();
+    const unreadTotal = context.count + (this.options.inbox?.unreadTotal() ?? 0);
     const actor = createActor(this.machine, {
-      input: { userPubkey: context.pubkey ?? '', relation: remembered.relation, selected: remembered.conversation, unreadTotal: context.count },
+      input: { userPubkey: context.pubkey ?? '', relation: remembered.relation, selected: remembered.conversation, unreadTotal },
     });
     return this.pages.open(tabId, actor, cb, release);
   }
@@ -334,6 +440,7 @@ export class DmService {
   }
 
   async markAllRead(): Promise<ActionResult> {
+    this.options.inbox?.markAllRead();
     const result = await new Promise<ActionResult>((resolve) => {
       const sub = this.count.on('seen', (e) => {
         sub.unsubscribe();
@@ -356,6 +463,7 @@ export class DmService {
   }
 
   dispose(): void {
+    if (this.privateTimer !== undefined) clearTimeout(this.privateTimer);
     this.countWatchers.dispose();
     this.pages.dispose();
     this.count.stop();

@@ -6,7 +6,7 @@
  * signer, so an extension (window.nostr.nip44) works as well as an nsec.
  */
 import { finalizeEvent, generateSecretKey, getEventHash, verifyEvent } from 'nostr-tools/pure';
-import { checkRelayUrl } from '../machines/relay.ts';
+import { checkRelayUrl } from '../core/relayUrl.ts';
 import type { NostrEvent, UnsignedEvent } from '../core/types.ts';
 
 export const KIND_PRIVATE_MESSAGE = 14;

@@ -15,7 +15,8 @@ export interface RelayListLoaderDeps {
   setRelays(event: Pick<NostrEvent, 'tags'>): void;
 }
 
-function defaultRelays(reply: CacheReply): string[] {
+/** get_default_relays' URLs; the first is our own relay. */
+export function defaultRelays(reply: CacheReply): string[] {
   const obj = reply.events.find((e) => e.kind === CacheKind.DEFAULT_RELAYS);
   try {
     const urls: unknown = JSON.parse(String(obj?.content ?? '[]'));

@@ -7,6 +7,8 @@ import { keyStateOf, type LoginSnapshot } from '../machines/login.ts';
 import type { AccountService } from './account.ts';
 import type { ActivityService } from './activity.ts';
 import { DmService } from './dms.ts';
+import { PrivateInbox } from './dmsPrivate.ts';
+import { RelayService, type WebSocketFactory } from './relays.ts';
 import type { CacheRequest } from './feeds.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
 import { ProfileService } from './profiles.ts';
@@ -36,6 +38,8 @@ export type SocialApi = Required<
     | 'sendDm'
     | 'retryDm'
     | 'markAllDmsRead'
+    | 'getInboxRelays'
+    | 'publishInboxRelays'
     | 'closeDms'
     | 'openProfile'
     | 'setProfileKey'
@@ -56,6 +60,8 @@ export interface SocialOptions {
   publish: (event: UnsignedEvent) => Promise<PublishResult>;
   releaser: (cb: object) => () => void;
   touch: (tabId: string) => void;
+  /** Sockets for the NIP-17 inbox relays (tests give `ws`). */
+  relaySocketFactory?: WebSocketFactory;
   /** The devtools log (DM messages that could not be decrypted). */
   log?: (line: LogLine) => void;
   throttleMs?: number;
@@ -65,6 +71,7 @@ export interface Social {
   api: SocialApi;
   notifications: NotificationService;
   dms: DmService;
+  inbox: PrivateInbox;
   profiles: ProfileService;
   threads: ThreadService;
   closeTab(tabId: string): void;
@@ -87,7 +94,35 @@ export function createSocial(options: SocialOptions): Social {
   const viewer = () => user;
 
   const notifications = new NotificationService({ request, subscribe, signRequest, releases: releaseStoreOn(account.storage), throttleMs });
-  const dms = new DmService({
+  const record = () => {
+    const r = account.account.getSnapshot().context.record;
+    return r && r.pubkey === user ? r : undefined;
+  };
+  // The inbox relays get a pool of their own: they are the other side's relays, not the user's read relays.
+  const inboxRelays = new RelayService({ socketFactory: options.relaySocketFactory });
+  inboxRelays.setAuthSigner((t) => signer.sign(t));
+  const inbox: PrivateInbox = new PrivateInbox({
+    request,
+    relays: inboxRelays,
+    crypto: () => {
+      const pubkey = signer.pubkey;
+      if (!signer.canSign || !pubkey) return undefined;
+      return {
+        pubkey,
+        sign: (t) => signer.sign(t),
+        nip44Encrypt: (pk, text) => signer.nip44Encrypt(pk, text),
+        nip44Decrypt: (pk, text) => signer.nip44Decrypt(pk, text),
+      };
+    },
+    publish: options.publish,
+    readMarks: () => record()?.dmPrivateRead ?? {},
+    saveReadMarks: (marks) => void account.act({ type: 'setLocal', patch: { dmPrivateRead: marks } }),
+    onMessages: (peer, messages) => dms.privateMessages(peer, messages),
+    onUnread: () => dms.emitTotal(),
+    onUndecryptable: (reason) =>
+      options.log?.({ level: 'warn', message: `a private message (NIP-17) could not be opened: ${reason}`, key: 'dmUnwrapFailed', params: { reason } }),
+  });
+  const dms: DmService = new DmService({
     request,
     subscribe,
     signRequest,
@@ -101,6 +136,8 @@ export function createSocial(options: SocialOptions): Social {
     remember: (patch) => void account.act({ type: 'setLocal', patch }),
     onUndecryptable: (count, peer) =>
       options.log?.({ level: 'warn', message: `${count} direct message(s) with ${peer} could not be decrypted and were skipped`, key: 'dmDecryptFailed', params: { count, peer } }),
+    inbox,
+    following: () => record()?.following ?? [],
     throttleMs,
   });
   const profiles = new ProfileService({ request, viewer, throttleMs });
@@ -118,24 +155,41 @@ export function createSocial(options: SocialOptions): Social {
         notifications.count.send({ type: 'RESUBSCRIBE' });
         dms.count.send({ type: 'RESUBSCRIBE' });
       }
+      if (state !== 'pending') inbox.setUser(user, signing);
       return;
     }
     user = next;
     notifications.setUser(user);
     dms.setUser(user);
+    // The gift wraps can only be opened by a login that can decrypt.
+    inbox.setUser(user, signing);
     // A page opened before the login settled was loaded without the viewer's own likes, reposts and follows.
     profiles.setViewer(user);
     threads.setViewer(user);
   };
   const loginSub = account.login.subscribe(onLogin);
   onLogin(account.login.getSnapshot());
+  let inboxAwake = true;
   const stopActivity = options.activity.watch((s) => {
     const active = s.state !== 'sleeping';
     notifications.setActive(active);
     dms.setActive(active);
+    // The inbox relays sleep with the rest of the network; on waking they resume their subscription.
+    if (active !== inboxAwake) {
+      inboxAwake = active;
+      if (active) inboxRelays.resume('sleep');
+      else inboxRelays.suspend('sleep');
+    }
   });
 
   const api: SocialApi = {
+    async getInboxRelays(pubkey) {
+      // Not forced fresh: what this worker just published is known before the cache server has indexed it.
+      return inbox.inboxRelays(pubkey);
+    },
+    async publishInboxRelays(relays) {
+      return inbox.publishInboxRelays(relays);
+    },
     async watchNotificationCount(tabId, cb) {
       touch(tabId);
       return notifications.watchCount(tabId, cb, releaser(cb));
@@ -230,6 +284,7 @@ export function createSocial(options: SocialOptions): Social {
     api,
     notifications,
     dms,
+    inbox,
     profiles,
     threads,
     closeTab(tabId) {
@@ -242,6 +297,8 @@ export function createSocial(options: SocialOptions): Social {
       loginSub.unsubscribe();
       stopActivity();
       notifications.dispose();
+      inbox.dispose();
+      inboxRelays.dispose();
       dms.dispose();
       profiles.dispose();
       threads.dispose();

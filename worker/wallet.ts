@@ -21,13 +21,21 @@ import { APP_SETTINGS_CLIENT } from '../core/config.ts';
 import { notify } from './feeds.ts';
 import { httpOrigin } from './nip05.ts';
 import { payInvoice, walletDetails, type SocketFactory, type WalletDetails } from './nwc.ts';
-import { fetchZapInvoice, lnurlEndpoint, ZapError } from './zap.ts';
+import { parseProfile } from '../core/profile.ts';
+import { walletCommand, walletSocketUrl, withRetries } from './wallet-command.ts';
+import { fetchZapInvoice, lnurlEndpoint, payEndpoint, withLnurlProxy, ZapError, zapSplits } from './zap.ts';
 import type { ActionResult, CacheReply, NostrEvent } from '../core/types.ts';
-import type { WalletAction, WalletSnapshot, ZapRequestInput } from '../core/types/wallet.ts';
+import type { ExchangeRate, WalletAction, WalletSnapshot, ZapEndpointInfo, ZapPart, ZapRequestInput, ZapResult } from '../core/types/wallet.ts';
+
+export { walletSocketUrl };
 
 type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 
 const SUBKEY = 'user-nwc';
+const KIND_EXCHANGE_RATE = 10000305;
+const RATE_TTL_MS = 600_000;
+/** The payment machine's connection id when the tab's WebLN wallet pays. */
+export const WEBLN_PAYER = 'webln';
 const VERSION = 1;
 
 export interface WalletServiceOptions {
@@ -58,13 +66,6 @@ function asConnections(value: unknown): WalletConnection[] {
   );
 }
 
-export function walletSocketUrl(cacheServer: string): string {
-  const url = new URL(cacheServer);
-  url.pathname = '/wallet';
-  url.search = '';
-  return url.toString();
-}
-
 export class WalletService {
   private actor: Actor<typeof walletMachine> | undefined;
   private pubkey: string | undefined;
@@ -76,10 +77,14 @@ export class WalletService {
     this.follow();
   }
 
-  /** Restarts the machine when the signed-in account changes; a read-only or no login has no wallets. */
+  /**
+   * Restarts the machine when the signed-in account changes; a read-only or no login has no wallets.
+   * It starts only once the account can sign: a login still being restored (a new worker after the
+   * last tab reloaded) cannot yet decrypt the list, and reading it as empty would lose it at the next save.
+   */
   private follow(): void {
     const login = this.options.account.login.getSnapshot();
-    const pubkey = keyStateOf(login) === 'none' || login.context.method === 'readonly' ? undefined : login.context.pubkey;
+    const pubkey = keyStateOf(login) === 'sign' ? login.context.pubkey : undefined;
     if (pubkey === this.pubkey) return;
     this.pubkey = pubkey;
     this.actor?.stop();
@@ -94,9 +99,12 @@ export class WalletService {
       walletMachine.provide({
         actors: {
           load: fromPromise<SavedWallets, void>(async () => {
-            const event = await signer.signRequest('get_app_subsettings_nwc', { subkey: SUBKEY });
-            const reply = await request('get_app_subsettings', { event_from_user: event });
-            if (reply.notice !== undefined) throw new Error(reply.notice);
+            const reply = await withRetries(async () => {
+              const event = await signer.signRequest('get_app_subsettings_nwc', { subkey: SUBKEY });
+              const r = await request('get_app_subsettings', { event_from_user: event });
+              if (r.notice !== undefined) throw new Error(r.notice);
+              return r;
+            });
             const obj = reply.events.find((e) => typeof e.content === 'string');
             let connections: WalletConnection[] = [];
             if (obj && typeof obj.content === 'string') {
@@ -233,12 +241,94 @@ export class WalletService {
     return this.options.fetcher ?? ((url: string, init?: RequestInit) => fetch(url, init));
   }
 
+  /** The LNURL fetch of this client: from the browser, with our server's guarded proxy as the fallback. */
+  private async lnurlFetcher() {
+    return withLnurlProxy(this.fetcher(), httpOrigin(this.options.cacheServer() ?? '') || undefined);
+  }
+
+  /** The recipient's LNURL-pay limits, for the custom zap's comment field and amount checks. */
+  async zapEndpoint(lud16: string, lud06: string): Promise<ZapEndpointInfo> {
+    try {
+      const url = lnurlEndpoint(lud16, lud06, await this.serverDomain());
+      const e = await payEndpoint(await this.lnurlFetcher(), url);
+      return { commentAllowed: e.commentAllowed, minSats: Math.ceil(e.minSendable / 1000), maxSats: Math.floor(e.maxSendable / 1000) };
+    } catch (e) {
+      return { error: e instanceof ZapError ? e.message : 'lnurl-unreachable' };
+    }
+  }
+
+  private readonly rates = new Map<string, { at: number; rate: Promise<ExchangeRate | undefined> }>();
+
   /**
-   * A zap: the author's LNURL-pay endpoint, a zap request signed by the account naming its write
-   * relays, the invoice, paid by the active connection. 'no-address' when the author has no
-   * lightning address.
+   * The wallet service's price of one bitcoin. The server's wallet `exchange_rate` and
+   * `membership_exchange_rate` answer from the same rate table; the unsigned one is asked, so that
+   * opening the custom zap never makes a signer extension ask for a signature. Kept ten minutes.
    */
-  async zap(input: ZapRequestInput): Promise<PaymentResult> {
+  exchangeRate(currency: string): Promise<ExchangeRate | undefined> {
+    const code = currency.toUpperCase();
+    if (!/^[A-Z]{3}$/.test(code)) return Promise.resolve(undefined);
+    const seen = this.rates.get(code);
+    if (seen && Date.now() - seen.at < RATE_TTL_MS) return seen.rate;
+    const rate = (async () => {
+      const reply = await this.options.request('membership_exchange_rate', { target_currency: code });
+      const obj = reply.events.find((e) => e.kind === KIND_EXCHANGE_RATE && typeof e.content === 'string');
+      if (reply.notice !== undefined || !obj) return undefined;
+      const value = Number((JSON.parse(String(obj.content)) as { rate?: unknown }).rate);
+      if (!Number.isFinite(value) || value <= 0) return undefined;
+      return { currency: code, rate: value, demo: !!(await this.serverDomain()) };
+    })()
+      .catch(() => undefined)
+      .then((r) => {
+        // A failed answer is asked again next time rather than kept.
+        if (!r) this.rates.delete(code);
+        return r;
+      });
+    this.rates.set(code, { at: Date.now(), rate });
+    return rate;
+  }
+
+  /** Lightning addresses of a split's recipients, from their profiles on the cache server. */
+  private async addressesOf(pubkeys: string[]): Promise<Map<string, { lud16: string; lud06: string }>> {
+    const out = new Map<string, { lud16: string; lud06: string }>();
+    if (pubkeys.length === 0) return out;
+    const reply = await this.options.request('user_infos', { pubkeys }).catch(() => undefined);
+    for (const e of reply?.events ?? []) {
+      if (e.kind !== 0 || typeof e.pubkey !== 'string' || typeof e.content !== 'string') continue;
+      const p = parseProfile(e as NostrEvent);
+      out.set(p.pubkey, { lud16: p.lud16, lud06: p.lud06 });
+    }
+    return out;
+  }
+
+  /**
+   * A zap: the recipient's LNURL-pay endpoint, a zap request signed by the account naming its write
+   * relays, the invoice, paid by the active connection (or the tab's WebLN). An event with zap
+   * splits (NIP-57 appendix G) is zapped once per recipient with its share; 'partial' when only
+   * some of them were paid. 'no-address' when the recipient has no lightning address.
+   */
+  async zap(input: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<ZapResult> {
+    const shares = zapSplits(input.event, input.amountSats);
+    if (!shares) {
+      const one = await this.zapOne(input, payInTab);
+      return { status: one.status, paidSats: one.status === 'paid' ? input.amountSats : 0, ...(one.reason ? { reason: one.reason } : {}) };
+    }
+    const others = shares.map((s) => s.pubkey).filter((p) => p !== input.recipient);
+    const addresses = await this.addressesOf(others);
+    const parts: ZapPart[] = [];
+    // One after the other: a wallet may refuse a burst of payments, and each share is small.
+    for (const share of shares) {
+      const address = share.pubkey === input.recipient ? input : (addresses.get(share.pubkey) ?? { lud16: '', lud06: '' });
+      const r = await this.zapOne({ ...input, recipient: share.pubkey, lud16: address.lud16, lud06: address.lud06, amountSats: share.amountSats }, payInTab);
+      parts.push({ pubkey: share.pubkey, amountSats: share.amountSats, status: r.status, ...(r.reason ? { reason: r.reason } : {}) });
+    }
+    const paid = parts.filter((p) => p.status === 'paid');
+    const paidSats = paid.reduce((a, p) => a + p.amountSats, 0);
+    if (paid.length === parts.length) return { status: 'paid', paidSats, parts };
+    const reason = parts.find((p) => p.status !== 'paid')?.reason;
+    return { status: paid.length > 0 ? 'partial' : 'failed', paidSats, parts, ...(reason ? { reason } : {}) };
+  }
+
+  private async zapOne(input: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<PaymentResult> {
     let lnurl: string;
     try {
       lnurl = lnurlEndpoint(input.lud16, input.lud06, await this.serverDomain());
@@ -247,24 +337,27 @@ export class WalletService {
     }
     const zap: ZapTarget = { lnurl, amountMsat: input.amountSats * 1000, comment: input.comment, recipient: input.recipient };
     if (input.event) zap.eventId = input.event.id;
-    return this.runPayment({ zap }, input);
+    return this.runPayment({ zap }, input, payInTab);
   }
 
-  private async runPayment(what: { invoice?: string; zap?: ZapTarget }, zapInput?: ZapRequestInput): Promise<PaymentResult> {
+  private async runPayment(what: { invoice?: string; zap?: ZapTarget }, zapInput?: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<PaymentResult> {
     await this.ready().catch(() => undefined);
-    const active = this.actor?.getSnapshot().context.active ?? null;
+    const active = payInTab ? WEBLN_PAYER : (this.actor?.getSnapshot().context.active ?? null);
     const signer = this.options.account.signer;
+    const fetcher = await this.lnurlFetcher();
     const actor = createActor(
       paymentMachine.provide({
         actors: {
           pay: fromPromise<string, { connectionId: string; invoice: string }>(async ({ input }) => {
+            // WebLN lives in the tab that asked: it pays the invoice the worker fetched.
+            if (input.connectionId === WEBLN_PAYER && payInTab) return payInTab(input.invoice);
             const parts = this.parts(input.connectionId);
             if (!parts) throw new Error('no-wallet');
             return payInvoice(parts, input.invoice, this.options.socket);
           }),
           fetchInvoice: fromPromise<string, ZapTarget>(async ({ input }) => {
             if (!zapInput) throw new Error('no-invoice');
-            return fetchZapInvoice(this.fetcher(), (t) => signer.sign(t), {
+            return fetchZapInvoice(fetcher, (t) => signer.sign(t), {
               recipient: input.recipient,
               event: zapInput.event,
               amountSats: zapInput.amountSats,
@@ -286,57 +379,20 @@ export class WalletService {
   async connectDemo(name: string): Promise<ActionResult> {
     const server = this.options.cacheServer();
     if (!this.pubkey || !server) return { ok: false, code: 'no-account' };
-    let uri: string;
+    let uri: unknown;
     try {
-      uri = await this.demoUri(walletSocketUrl(server));
+      const event: NostrEvent = await this.options.account.signer.sign({
+        kind: 10000803,
+        tags: [['d', APP_SETTINGS_CLIENT, 'nwc_connect']],
+        content: JSON.stringify(['nwc_connect', { appname: 'Strucc' }]),
+        created_at: Math.floor(Date.now() / 1000),
+      });
+      uri = ((await walletCommand(walletSocketUrl(server), event, this.options.socket)) as { uri?: unknown }).uri;
     } catch (e) {
       return { ok: false, code: e instanceof Error ? e.message : 'failed' };
     }
+    if (typeof uri !== 'string') return { ok: false, code: 'failed' };
     return this.act({ type: 'add', uri, name });
-  }
-
-  private async demoUri(url: string): Promise<string> {
-    const event: NostrEvent = await this.options.account.signer.sign({
-      kind: 10000803,
-      tags: [['d', APP_SETTINGS_CLIENT, 'nwc_connect']],
-      content: JSON.stringify(['nwc_connect', { appname: 'Strucc' }]),
-      created_at: Math.floor(Date.now() / 1000),
-    });
-    const ws = (this.options.socket ?? ((u: string) => new WebSocket(u)))(url);
-    const sub = `w${Date.now().toString(36)}`;
-    return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => fail('timeout'), 15_000);
-      const fail = (why: string) => {
-        clearTimeout(timer);
-        ws.close();
-        reject(new Error(why));
-      };
-      ws.onopen = () => ws.send(JSON.stringify(['REQ', sub, { cache: ['wallet', { operation_event: event }] }]));
-      ws.onerror = () => fail('failed');
-      ws.onmessage = (m) => {
-        let msg: unknown[];
-        try {
-          msg = JSON.parse(String(m.data)) as unknown[];
-        } catch {
-          return;
-        }
-        if (msg[1] !== sub) return;
-        if (msg[0] === 'NOTICE') fail(String(msg[2]));
-        if (msg[0] === 'EVENT') {
-          try {
-            const uri = (JSON.parse(String((msg[2] as { content?: string }).content)) as { uri?: unknown }).uri;
-            if (typeof uri === 'string') {
-              clearTimeout(timer);
-              ws.close();
-              resolve(uri);
-            }
-          } catch {
-            // not the answer
-          }
-        }
-        if (msg[0] === 'EOSE') fail('failed');
-      };
-    });
   }
 
   dispose(): void {

@@ -61,6 +61,25 @@ async function getJson(fetcher: Fetch, url: string): Promise<Record<string, unkn
   }
 }
 
+/**
+ * A fetch that asks the LNURL server from the browser, as any client does, and only when that
+ * fails at the network level (a server without CORS headers looks exactly so) asks our server's
+ * guarded proxy (server/http/lnurlp.ts) for the same URL. The demo domain is served by our own
+ * origin and never needs it.
+ */
+export function withLnurlProxy(fetcher: Fetch, origin: string | undefined): Fetch {
+  if (!origin) return fetcher;
+  return async (url, init) => {
+    if (url.startsWith(`${origin}/`)) return fetcher(url, init);
+    try {
+      return await fetcher(url, init);
+    } catch (e) {
+      if (init?.signal?.aborted) throw e;
+      return fetcher(`${origin}/lnurlp/proxy?url=${encodeURIComponent(url)}`, init);
+    }
+  };
+}
+
 export async function payEndpoint(fetcher: Fetch, url: string): Promise<PayEndpoint> {
   const b = await getJson(fetcher, url);
   if (typeof b.callback !== 'string') throw new ZapError('lnurl-error');
@@ -96,6 +115,8 @@ export async function fetchZapInvoice(fetcher: Fetch, sign: (t: UnsignedEvent) =
     const template = p.event
       ? makeZapRequest({ event: p.event, amount: msats, comment: p.comment, relays: p.relays })
       : makeZapRequest({ pubkey: p.recipient, amount: msats, comment: p.comment, relays: p.relays });
+    // A split share (appendix G) zaps the event but pays, and names, another recipient.
+    if (p.event && p.recipient !== p.event.pubkey) template.tags = template.tags.map((t) => (t[0] === 'p' ? ['p', p.recipient] : t));
     // The lnurl tag lets the service check the request was meant for it (NIP-57 appendix A).
     template.tags.push(['lnurl', bech32.encode('lnurl', bech32.toWords(new TextEncoder().encode(p.lnurl)), 2000)]);
     const request = await sign(template as UnsignedEvent);
@@ -104,4 +125,39 @@ export async function fetchZapInvoice(fetcher: Fetch, sign: (t: UnsignedEvent) =
   const answer = await getJson(fetcher, url.toString());
   if (typeof answer.pr !== 'string') throw new ZapError('lnurl-error');
   return answer.pr;
+}
+
+export interface SplitShare {
+  pubkey: string;
+  amountSats: number;
+}
+
+/**
+ * NIP-57 appendix G: the event's `zap` tags name who gets the zap, by weight. Without weights the
+ * split is even; with some weighted, the unweighted get nothing. The sats are divided by weight
+ * (largest remainders get the odd sats, so the total stays exact) and zero shares are dropped.
+ * No zap tags: undefined, the author gets it all.
+ */
+export function zapSplits(event: Pick<NostrEvent, 'tags'> | undefined, amountSats: number): SplitShare[] | undefined {
+  const tags = (event?.tags ?? []).filter((t) => t[0] === 'zap' && /^[0-9a-f]{64}$/.test(t[1] ?? ''));
+  if (tags.length === 0) return undefined;
+  const weighted = tags.some((t) => t[3] !== undefined && t[3] !== '');
+  const weights = new Map<string, number>();
+  for (const t of tags) {
+    const w = weighted ? Number(t[3]) : 1;
+    if (Number.isFinite(w) && w > 0) weights.set(t[1], (weights.get(t[1]) ?? 0) + w);
+  }
+  const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  if (total <= 0) return undefined;
+  const shares = [...weights].map(([pubkey, w]) => {
+    const exact = (amountSats * w) / total;
+    return { pubkey, amountSats: Math.floor(exact), rest: exact - Math.floor(exact) };
+  });
+  let left = amountSats - shares.reduce((a, s) => a + s.amountSats, 0);
+  for (const s of [...shares].sort((a, b) => b.rest - a.rest)) {
+    if (left <= 0) break;
+    s.amountSats += 1;
+    left -= 1;
+  }
+  return shares.filter((s) => s.amountSats > 0).map(({ pubkey, amountSats: sats }) => ({ pubkey, amountSats: sats }));
 }

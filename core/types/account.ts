@@ -64,6 +64,8 @@ export interface AccountRecord {
   selectedFeeds: { home?: string; reads?: string; bookmarks?: string };
   dmLastConversation?: string;
   dmLastRelation: 'follows' | 'other' | 'any';
+  /** NIP-17 conversations: the created_at up to which each was read (the server cannot count them). */
+  dmPrivateRead?: Record<string, number>;
   membershipTier: MembershipTier;
   /** When the premium reminder was last cleared (ms). */
   premiumReminder: number;
@@ -86,6 +88,7 @@ export type AccountLocalPatch = Partial<
     | 'selectedFeeds'
     | 'dmLastConversation'
     | 'dmLastRelation'
+    | 'dmPrivateRead'
     | 'dvms'
     | 'usePrimalRelay'
     | 'nwcList'
@@ -169,6 +172,15 @@ export type LoginRequest =
   | { method: 'nsec'; nsec: string; pin?: string; pinConfirm?: string }
   | { method: 'npub'; npub: string }
   | { method: 'bunker'; uri: string };
+
+/** The kinds of news a Web Push subscription asks for (server/push/schema.ts). */
+export type PushType = 'dm' | 'mention' | 'reply' | 'zap';
+
+/** A browser's PushSubscription as toJSON() gives it. */
+export interface PushSubscriptionInfo {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
 
 export interface ActionResult {
   ok: boolean;

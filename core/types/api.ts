@@ -11,8 +11,9 @@ import type {
   SocketSnapshot,
   UnsignedEvent,
 } from './network.ts';
-import type { PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapRequestInput } from './wallet.ts';
-import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, SettingsAction, SignerBridge } from './account.ts';
+import type { ExchangeRate, PaymentResult, WalletAction, WalletDetailsResult, WalletSnapshot, ZapEndpointInfo, ZapRequestInput, ZapResult } from './wallet.ts';
+import type { AmountPreference, EcashResult, EcashSnapshot, MeltQuoteInfo, TokenSummary } from './ecash.ts';
+import type { AccountAction, AccountSnapshot, ActionResult, LoginRequest, PushSubscriptionInfo, PushType, SettingsAction, SignerBridge } from './account.ts';
 import type {
   DmRelation,
   DmSnapshot,
@@ -117,6 +118,10 @@ export interface StruccApi {
   settingsAction?(action: SettingsAction): Promise<ActionResult>;
   /** Signs with the account's key or extension; rejects with a §8 code. */
   signEvent?(event: UnsignedEvent): Promise<NostrEvent>;
+  /** Web Push: this browser's subscription for the signed-in user, with the kinds of news (push_subscribe, signed). */
+  pushSubscribe?(subscription: PushSubscriptionInfo, types: PushType[]): Promise<ActionResult>;
+  /** Stops the pushes to one browser (push_unsubscribe, signed): turned off in settings, or before a logout. */
+  pushUnsubscribe?(endpoint: string): Promise<ActionResult>;
 
   /** The unread notification count (subscribed only while signed in and active); unwatch with unwatchNotificationCount. */
   watchNotificationCount?(tabId: string, cb: (s: NotificationCountSnapshot) => void): Promise<number>;
@@ -150,6 +155,10 @@ export interface StruccApi {
   /** Sends a failed message (DmSnapshot.outbox) again. */
   retryDm?(handle: number, id: number): Promise<void>;
   markAllDmsRead?(): Promise<ActionResult>;
+  /** Someone's NIP-17 inbox relays (kind 10050; the settings page asks for the user's); empty when none is published. */
+  getInboxRelays?(pubkey: string): Promise<string[]>;
+  /** Publishes the user's kind-10050 list; private messages are read from these relays from then on. */
+  publishInboxRelays?(relays: string[]): Promise<PublishResult>;
   closeDms?(handle: number): Promise<void>;
 
   /** A profile page; setProfileKey switches it to another user (resets profile, stats and sidebars). */
@@ -172,10 +181,43 @@ export interface StruccApi {
   walletDetails?(id: string): Promise<WalletDetailsResult>;
   /** Pays a bolt11 invoice with the active connection. */
   payInvoice?(invoice: string): Promise<PaymentResult>;
-  /** LNURL-pay zap (NIP-57) paid by the active connection; reason 'no-address' when the author cannot be zapped. */
-  zap?(input: ZapRequestInput): Promise<PaymentResult>;
+  /**
+   * LNURL-pay zap (NIP-57) paid by the active connection, or by the tab's WebLN wallet when
+   * `payInTab` is given (the worker fetches the invoice, the tab pays it and returns the preimage).
+   * Honours the event's zap splits; reason 'no-address' when the author cannot be zapped.
+   */
+  zap?(input: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<ZapResult>;
+  /** The recipient's LNURL-pay limits (commentAllowed, min and max sats) for the custom zap. */
+  zapEndpoint?(lud16: string, lud06: string): Promise<ZapEndpointInfo>;
+  /** The wallet service's price of one bitcoin in `currency`, for the fiat value of a zap. */
+  exchangeRate?(currency: string): Promise<ExchangeRate | undefined>;
   /** Adds the demo network's wallet of the signed-in account (server wallet nwc_connect). */
   connectDemoWallet?(name: string): Promise<ActionResult>;
+
+  /** The ecash (Cashu) wallet of the signed-in account, kept sealed in the worker (worker/ecash.ts). */
+  watchEcash?(tabId: string, cb: (s: EcashSnapshot) => void): Promise<number>;
+  unwatchEcash?(handle: number): Promise<void>;
+  ecashAddMint?(url: string): Promise<EcashResult<{ name: string }>>;
+  ecashRemoveMint?(url: string): Promise<EcashResult>;
+  /** Redeems a token (swapped at its mint); a failure lands in the list of tokens with errors. */
+  ecashReceive?(token: string): Promise<EcashResult<{ amount: number; mint: string }>>;
+  ecashRetry?(failedId: string): Promise<EcashResult<{ amount: number; mint: string }>>;
+  ecashDismissFailed?(failedId: string): Promise<void>;
+  ecashSend?(mint: string, amount: number, memo?: string, preferences?: AmountPreference[]): Promise<EcashResult<{ token: string; amount: number }>>;
+  ecashMintQuote?(mint: string, amount: number): Promise<EcashResult<{ quote: string; request: string }>>;
+  /** Pays the mint quote's invoice with the active NWC connection, then claims the ecash. */
+  ecashMintWithNwc?(mint: string, amount: number): Promise<EcashResult<{ amount: number }>>;
+  ecashMintClaim?(mint: string, quote: string, amount: number): Promise<EcashResult<{ paid: boolean; amount: number }>>;
+  ecashMeltQuote?(invoice: string, mint?: string): Promise<EcashResult<{ quote: MeltQuoteInfo }>>;
+  ecashMelt?(invoice: string, quote: MeltQuoteInfo): Promise<EcashResult<{ preimage: string; change: number }>>;
+  ecashCheckPending?(): Promise<EcashResult<{ claimed: number; dropped: number }>>;
+  /** The seed phrase (made on first ask). */
+  ecashSeed?(): Promise<EcashResult<{ mnemonic: string }>>;
+  ecashRestore?(mnemonic: string, mint?: string): Promise<EcashResult<{ amount: number }>>;
+  /** Amount, mint and memo of any token text (cashuB needs the worker's decoder); null when it is none. */
+  ecashDecode?(token: string): Promise<TokenSummary | null>;
+  /** The demo mint of this cache server, when it runs one. */
+  ecashDemoMint?(): Promise<string | null>;
 
   /** One page (20) of the reactions modal's tab, from offset. */
   loadReactions?(eventId: string, tab: ReactionTab, offset: number): Promise<ReactionPage>;
@@ -214,7 +256,7 @@ export interface LogEntry {
   params?: Record<string, string | number>;
 }
 
-export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish' | 'dmDecryptFailed';
+export type LogKey = 'socketLost' | 'socketState' | 'cacheServerSet' | 'relayAdded' | 'relayChanged' | 'relayRemoved' | 'publish' | 'dmDecryptFailed' | 'dmUnwrapFailed';
 
 /** One log line as the worker makes it. */
 export interface LogLine {

@@ -91,6 +91,10 @@ export interface DmContact {
   latest?: NostrEvent;
   /** That event decrypted in the worker, for the list's preview (absent when it could not be). */
   preview?: string;
+  /** The latest message is a NIP-17 private one (unwrapped in the worker; the server never saw the pair). */
+  latestPrivate?: boolean;
+  /** Who wrote the latest message, when it is a private one (`latest` is the NIP-04 event then). */
+  latestSender?: string;
 }
 
 /** A message written on this page that the cache has not returned yet (machines/dms.ts DmOutgoing). */
@@ -110,6 +114,8 @@ export interface DirectMessage {
   /** Decrypted text. */
   content: string;
   created_at: number;
+  /** A NIP-17 private message (gift-wrapped), not a NIP-04 one. */
+  private?: boolean;
 }
 
 export interface DmSnapshot {
@@ -130,6 +136,8 @@ export interface DmSnapshot {
   outbox: DmOutgoing[];
   /** Messages of the open conversation were skipped because they could not be decrypted, and why. */
   decryptError?: string;
+  /** How a message to the open conversation is sent: NIP-17 when the other side has inbox relays (kind 10050). */
+  protocol?: 'nip17' | 'nip04';
   error?: string;
 }
 

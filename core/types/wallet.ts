@@ -55,3 +55,33 @@ export interface ZapRequestInput {
   amountSats: number;
   comment: string;
 }
+
+/** One recipient's part of a split zap (NIP-57 appendix G). */
+export interface ZapPart {
+  pubkey: string;
+  amountSats: number;
+  status: PaymentResult['status'];
+  reason?: string;
+}
+
+/** A zap's outcome: 'partial' when a split zap reached some recipients but not all. */
+export interface ZapResult {
+  status: PaymentResult['status'] | 'partial';
+  reason?: string;
+  /** The sats that were paid. */
+  paidSats: number;
+  /** Only for a split zap: each recipient's share and result. */
+  parts?: ZapPart[];
+}
+
+/** What the custom zap shows before sending: the LNURL service's limits. */
+export type ZapEndpointInfo = { commentAllowed: number; minSats: number; maxSats: number } | { error: string };
+
+/** The price of one bitcoin in a currency, from the wallet service (server `wallet` exchange_rate). */
+export interface ExchangeRate {
+  currency: string;
+  /** Price of 1 BTC; 0 when the service does not know the currency. */
+  rate: number;
+  /** The demo network's configured rate rather than a market price. */
+  demo: boolean;
+}

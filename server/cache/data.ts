@@ -261,3 +261,15 @@ export function wordCount(text: string): number {
   const m = text.match(/\S+/g);
   return m ? m.length : 0;
 }
+
+/** The name a profile (kind 0) asks to be shown by; '' when it gives none. */
+export function profileDisplayName(ev: NostrEvent | undefined): string {
+  if (!ev) return '';
+  try {
+    const p = JSON.parse(ev.content) as Record<string, unknown>;
+    for (const k of ['display_name', 'displayName', 'name']) if (typeof p[k] === 'string' && p[k]) return p[k] as string;
+  } catch {
+    // A profile with broken JSON still has a pubkey to show.
+  }
+  return '';
+}

@@ -9,6 +9,7 @@ import { dmCommands } from './commands/dms.ts';
 import { leaderboardCommands } from './commands/leaderboards.ts';
 import { membershipCommands } from './commands/membership.ts';
 import { walletCommands } from '../wallet/ops.ts';
+import { pushCommands } from '../push/commands.ts';
 import { liveCommands } from './commands/live.ts';
 import { feedCommands } from './commands/feeds.ts';
 import { feedSpecCommands } from './commands/feed-specs.ts';
@@ -88,6 +89,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   // Also on /v1: clients (ours included) send membership_status over the cache socket.
   ...membershipCommands,
   ...walletCommands,
+  ...pushCommands,
 ]);
 
 /** The environment commands run in, its `run` looking names up in `commands` (the wallet socket has its own table). */

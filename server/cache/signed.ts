@@ -65,6 +65,8 @@ export const SIGNED_OPS: Readonly<Record<string, readonly string[]>> = {
   membership_content_rebroadcast_start: ['membership_content_rebroadcast_start'],
   membership_content_rebroadcast_cancel: ['membership_content_rebroadcast_cancel'],
   rebroadcasting_status: ['rebroadcasting_status'],
+  push_subscribe: ['push_subscribe'],
+  push_unsubscribe: ['push_unsubscribe'],
   // The wallet's op is the first element of its content; the d tag must name the same op.
   wallet: ['exchange_rate', 'withdraw', 'is_user', 'nwc_connect'],
 };

@@ -7,6 +7,7 @@ import { reactionPhase, replyPhase, repostPhase } from './interactions.ts';
 import { DEMO_MEDIA_DOMAIN, DEMO_NIP05_DOMAIN } from './media-urls.ts';
 import { Network, type Counts } from './model.ts';
 import { bookmarkPhase, deletionPhase, dmPhase, mutePhase } from './private.ts';
+import { privateDmPhase } from './private17.ts';
 import { buildUsers, profilePhases } from './profiles.ts';
 import { Rng, WeightedPicker } from './rng.ts';
 import { demoSigner } from './sign.ts';
@@ -113,11 +114,14 @@ export async function generateDemoNetwork(opts: DemoNetworkOptions): Promise<Nos
   const posts = [...net.notes, ...net.articles].map((p) => p.event).sort(byTime);
   const replies = replyPhase(net);
   const phases = [profiles, relayLists, contacts, posts, replies];
-  phases.push(repostPhase(net), reactionPhase(net), zapPhase(net), dmPhase(net));
+  const dms = dmPhase(net);
+  phases.push(repostPhase(net), reactionPhase(net), zapPhase(net), dms);
   // Bookmarks mark what they point at as referenced, so deletions must come after them.
   phases.push(mutePhase(net), bookmarkPhase(net));
   phases.push(deletionPhase(net));
   // Last, with no randomness of its own: adding it changed no other demo event.
   phases.push(dvmPhase(net));
+  // After that, with an rng of its own, for the same reason.
+  phases.push(privateDmPhase(net, dms));
   return phases.flatMap((events) => chunk(events, BATCH_SIZE));
 }

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
 import { handleMembershipHttp, memberNip05 } from '../membership/http.ts';
+import { handleMint } from '../mint/http.ts';
 import { handleServices, initServices } from './services.ts';
 import { createStaticServer } from './static.ts';
+import { pushServiceOf } from '../push/service.ts';
 
 export const APP_NAME = 'strucc';
 export const APP_VERSION = '2.0.11';
@@ -117,6 +119,8 @@ export function createHttpHandler(ctx: ServerContext): Handler {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // The demo Cashu mint (server/mint): v1 under /mint/v1, the spec's legacy API under /mint.
+    if (ctx.config.mint && (await handleMint(ctx, req, res, url))) return;
     // Media cache, link previews, Blossom, POST /api and LNURL-pay (server/http/services.ts).
     if (await handleServices(ctx, req, res, url)) return;
     // The operator's demo payment endpoint (POST /api/demo/pay-quote).
@@ -144,6 +148,10 @@ export function createHttpHandler(ctx: ServerContext): Handler {
         mediaDomain: ctx.config.mediaDomain,
         // The client offers the demo wallet connection (wallet nwc_connect) only when this is true.
         demoLightning: !!ctx.config.demoLightning,
+        // The ecash wallet offers this server's mint (/mint) when it runs one.
+        mint: !!ctx.config.mint,
+        // The key browsers subscribe to Web Push with (push_subscribe).
+        vapidPublicKey: pushServiceOf(ctx)?.keys.publicKey ?? '',
       });
     }
     if (path === '/api' || path.startsWith('/api/')) return json(res, 404, { error: 'not found' });

@@ -6,11 +6,17 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.ts';
+import { fetchHead, FetchError, type FetchOptions } from '../media/fetch.ts';
+import { MAX_URL_LENGTH } from '../media/urls.ts';
 import { COMMENT_ALLOWED, lnurlCallback, MAX_SENDABLE_MSAT, MIN_SENDABLE_MSAT, payMetadata } from '../lightning/lnurl.ts';
 import { memberNip05 } from '../membership/http.ts';
 
 const NAME = /^[a-z0-9._-]{1,64}$/;
 const CALLBACK_PREFIX = '/lnurlp/callback/';
+/** The fallback for LNURL servers without CORS headers: the browser asks us, we ask them. */
+export const LNURL_PROXY_PATH = '/lnurlp/proxy';
+const PROXY_FETCH: FetchOptions = { timeoutMs: 10_000, maxRedirects: 3, accept: 'application/json' };
+const PROXY_MAX_BYTES = 64 * 1024;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -59,7 +65,34 @@ function nameFrom(encoded: string): string {
   }
 }
 
+/**
+ * GET /lnurlp/proxy?url=…: one LNURL-pay request (the endpoint or its callback) made for a browser
+ * whose own request was refused by CORS. Only http(s), through the same guard as link previews
+ * (no loopback or private networks unless FETCH_PRIVATE_ADDRESSES), a small JSON body; any failure
+ * is answered in the LUD-06 error form so the client handles it like the service's own error.
+ */
+async function lnurlProxy(res: ServerResponse, query: URLSearchParams): Promise<void> {
+  const target = query.get('url') ?? '';
+  if (!/^https?:\/\//i.test(target) || target.length > MAX_URL_LENGTH) {
+    json(res, 200, { status: 'ERROR', reason: 'Hibás LNURL-cím.' });
+    return;
+  }
+  try {
+    const page = await fetchHead(target, PROXY_MAX_BYTES, PROXY_FETCH);
+    const body: unknown = JSON.parse(page.body.toString('utf8'));
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new FetchError('not an object');
+    json(res, 200, body);
+  } catch (err) {
+    const refused = err instanceof FetchError && /private|loopback|not allowed|refused/i.test(err.message);
+    json(res, 200, { status: 'ERROR', reason: refused ? 'Ez az LNURL-szolgáltatás nem érhető el a szerverről.' : 'Az LNURL-szolgáltatás nem válaszolt érvényes adattal.' });
+  }
+}
+
 export async function lnurlp(ctx: ServerContext, path: string, origin: string, res: ServerResponse, query: URLSearchParams): Promise<boolean> {
+  if (path === LNURL_PROXY_PATH) {
+    await lnurlProxy(res, query);
+    return true;
+  }
   if (path.startsWith('/.well-known/lnurlp/')) {
     const name = nameFrom(path.slice('/.well-known/lnurlp/'.length));
     if (!NAME.test(name) || !(await nameOwner(ctx, name))) {

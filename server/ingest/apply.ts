@@ -233,6 +233,8 @@ async function applyZap(tx: Queryable, event: NostrEvent, now: number): Promise<
   const parsed = parseZapReceipt(event);
   if (typeof parsed === 'string') return;
   const zap = { ...parsed };
+  // A receipt naming the article only by its address counts for the article's current version.
+  if (!zap.target && zap.address) zap.target = await resolveRef(tx, { type: 'a', value: zap.address });
   if (zap.target) {
     let target = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [zap.target]);
     if (!target) {

@@ -40,7 +40,7 @@ const MAX_CHAIN = 15;
 /** A first contact list can name thousands; only this many new followees hear of it. */
 const MAX_NEW_FOLLOWS = 1000;
 /** Kinds whose text can mention people and posts. */
-const MENTIONING_KINDS = new Set([1, 20, 1111, 30023]);
+export const MENTIONING_KINDS: ReadonlySet<number> = new Set([1, 20, 1111, 30023]);
 
 type Who = { key: string; value: string };
 
@@ -217,8 +217,10 @@ export async function notificationsFrom(tx: Queryable, ev: NostrEvent): Promise<
     }
   } else if (ev.kind === 9735) {
     const zap = parseZapReceipt(ev);
-    if (typeof zap === 'string' || !zap.target) return null;
-    target = await eventById(tx, zap.target);
+    if (typeof zap === 'string') return null;
+    const zapped = zap.target ?? (zap.address ? await resolveRef(tx, { type: 'a', value: zap.address }) : null);
+    if (!zapped) return null;
+    target = await eventById(tx, zapped);
     text = zap.message;
     if (target) {
       const extra = { who_zapped_it: zap.sender, satszapped: zap.amountSats };

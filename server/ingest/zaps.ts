@@ -9,8 +9,10 @@ export interface ZapReceipt {
   receiptId: string;
   sender: string;
   receiver: string;
-  /** Last e tag of the receipt; null for a zap on a profile. */
+  /** Last e tag of the receipt; null for a zap on a profile (or on an article named only by `address`). */
   target: string | null;
+  /** The first `a` tag (kind:pubkey:d): some clients zap an article by its address alone. */
+  address: string | null;
   amountSats: number;
   /** The zap request's comment. */
   message: string;
@@ -46,11 +48,13 @@ export function parseZapReceipt(event: NostrEvent): ZapReceipt | string {
 
   let target: string | null = null;
   for (const t of event.tags) if (t[0] === 'e' && isHex64(t[1])) target = t[1];
+  const a = event.tags.find((t) => t[0] === 'a' && typeof t[1] === 'string' && /^\d+:[0-9a-f]{64}:/.test(t[1]));
   return {
     receiptId: event.id,
     sender: req.pubkey,
     receiver,
     target,
+    address: a ? a[1] : null,
     amountSats: amount,
     message: typeof req.content === 'string' ? req.content : '',
     createdAt: event.created_at,

@@ -76,9 +76,23 @@ interface EventRow {
   sig: string;
 }
 
-function sqlFor(f: Filter, count: boolean): { sql: string; params: SqlValue[] } {
+/**
+ * Who may see gift wraps (kind 1059): the pubkeys authenticated on the connection. Applied in the
+ * query itself, so a limit counts only what the reader may receive and a count leaks nothing.
+ */
+export type WrapReaders = ReadonlySet<string>;
+
+function sqlFor(f: Filter, count: boolean, readers?: WrapReaders): { sql: string; params: SqlValue[] } {
   const where: string[] = [];
   const params: SqlValue[] = [];
+  if (readers !== undefined) {
+    const mayRead = [...readers];
+    if (mayRead.length === 0) where.push('e.kind <> 1059');
+    else {
+      where.push(`(e.kind <> 1059 OR e.id IN (SELECT t.event_id FROM event_tags t WHERE t.name = 'p' AND t.value IN (${sqlMarks(mayRead.length)})))`);
+      params.push(...mayRead);
+    }
+  }
   if (f.ids) {
     where.push(`e.id IN (${sqlMarks(f.ids.length)})`);
     params.push(...f.ids);
@@ -134,22 +148,22 @@ function toEvent(row: EventRow): NostrEvent {
 }
 
 /** Stored events matching any of the filters, each filter limited on its own, newest first, without duplicates. */
-export async function queryEvents(db: Queryable, filters: Filter[]): Promise<NostrEvent[]> {
+export async function queryEvents(db: Queryable, filters: Filter[], readers?: WrapReaders): Promise<NostrEvent[]> {
   const byId = new Map<string, NostrEvent>();
   for (const f of filters) {
     if (isEmptyFilter(f)) continue;
-    const { sql, params } = sqlFor(f, false);
+    const { sql, params } = sqlFor(f, false, readers);
     for (const row of await db.all<EventRow>(sql, params)) if (!byId.has(row.id)) byId.set(row.id, toEvent(row));
   }
   return [...byId.values()].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** NIP-45 COUNT: the filters' counts added up (an event matching two filters counts twice, as most relays do). */
-export async function countEvents(db: Queryable, filters: Filter[]): Promise<number> {
+export async function countEvents(db: Queryable, filters: Filter[], readers?: WrapReaders): Promise<number> {
   let total = 0;
   for (const f of filters) {
     if (isEmptyFilter(f, true)) continue;
-    const { sql, params } = sqlFor(f, true);
+    const { sql, params } = sqlFor(f, true, readers);
     total += Number((await db.get<{ n: number }>(sql, params))?.n ?? 0);
   }
   return total;

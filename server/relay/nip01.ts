@@ -294,7 +294,7 @@ async function onReq(conn: Connection, ctx: ServerContext, msg: unknown[]): Prom
   conn.subs.set(subId, sub);
   let events: NostrEvent[];
   try {
-    events = await queryEvents(ctx.db, filters);
+    events = await queryEvents(ctx.db, filters, conn.authed);
   } catch (err) {
     if (conn.subs.get(subId) === sub) conn.subs.delete(subId);
     send(conn.ws, ['CLOSED', subId, `error: ${(err as Error).message}`]);
@@ -328,7 +328,8 @@ async function onCount(conn: Connection, ctx: ServerContext, msg: unknown[]): Pr
     return;
   }
   try {
-    send(conn.ws, ['COUNT', parsed.subId, { count: await countEvents(ctx.db, parsed.filters) }]);
+    // Gift wraps for others are left out of every count, also of one that names no kinds.
+    send(conn.ws, ['COUNT', parsed.subId, { count: await countEvents(ctx.db, parsed.filters, conn.authed) }]);
   } catch (err) {
     send(conn.ws, ['CLOSED', parsed.subId, `error: ${(err as Error).message}`]);
   }

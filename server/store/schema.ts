@@ -4,6 +4,8 @@
  * (see server/ingest/apply.ts) so reads never recompute counters.
  */
 import { LIGHTNING_SCHEMA } from '../lightning/schema.ts';
+import { MINT_SCHEMA } from '../mint/schema.ts';
+import { PUSH_SCHEMA } from '../push/schema.ts';
 
 export const SCHEMA_VERSION = 3;
 
@@ -249,6 +251,8 @@ export const SCHEMA: string[] = [
      client_pubkey TEXT PRIMARY KEY, pubkey TEXT NOT NULL, appname TEXT NOT NULL, created_at BIGINT NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS wallet_nwc_connections_user ON wallet_nwc_connections (pubkey)`,
   ...LIGHTNING_SCHEMA,
+  ...MINT_SCHEMA,
+  ...PUSH_SCHEMA,
 ];
 
 // Its own table rather than a meta row, so meta stays free for whatever the rest of the server keeps there.

@@ -10,6 +10,7 @@ import { displayName, emptyProfile, parseProfile } from '../../core/profile';
 import type { AccountSnapshot, ActionResult, NostrEvent, Profile, StruccApi } from '../../core/types';
 import { Avatar } from './Avatar';
 import { openLogin, openOverlay } from '../lib/overlays';
+import { stopPushBeforeLogout } from '../lib/push';
 import '../styles/account.css';
 
 /** Comlink's Remote type cannot call an optional method; the worker always implements these. */
@@ -119,7 +120,10 @@ export function AccountChip({ compact = false }: { compact?: boolean }) {
         <button
           type="button"
           className="account-logout"
-          onClick={() => run((api) => api.logout())}
+          onClick={() => run(async (api) => {
+            await stopPushBeforeLogout({ sign: login.state === 'signedIn' });
+            return api.logout();
+          })}
           disabled={working}
           aria-label={t('account.logout')}
           title={t('account.logout')}

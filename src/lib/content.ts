@@ -51,7 +51,7 @@ const TOKEN = new RegExp(
     String.raw`(?<nostr>nostr:(?:npub1|nprofile1|note1|nevent1|naddr1)[02-9ac-hj-np-z]+)`,
     String.raw`(?<![\p{L}\p{N}_&/#])#(?<tag>[\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)`,
     String.raw`(?<![\p{L}\p{N}])(?:lightning:)?(?<invoice>[lL][nN][bB][cC][0-9a-zA-Z]{20,})`,
-    String.raw`(?<![\p{L}\p{N}])(?<cashu>cashuA[A-Za-z0-9_\-+/]{20,}=*)`,
+    String.raw`(?<![\p{L}\p{N}])(?<cashu>cashu[AB][A-Za-z0-9_\-+/]{20,}=*)`,
     String.raw`:(?<emoji>[\w-]{1,64}):`,
   ].join('|'),
   'gu',

@@ -30,7 +30,8 @@ function extension(): Nip07 {
 
 function cipher(name: 'nip04' | 'nip44'): Nip07Cipher {
   const c = extension()[name];
-  if (!c) throw new Error(`${name} is not supported by the extension`);
+  // A code the DM screen words in Hungarian (an older extension without NIP-44 cannot do NIP-17).
+  if (!c) throw new Error(`${name}-unsupported`);
   return c;
 }
 

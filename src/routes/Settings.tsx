@@ -14,6 +14,7 @@ const SUB_PAGES = {
   network: 'settingsNetwork',
   filters: 'settingsFilters',
   nwc: 'settingsNwc',
+  ecash: 'settingsEcash',
   devtools: 'settingsDevtools',
   profile: 'settingsProfile',
 } as const;
@@ -32,6 +33,7 @@ const PAGE_BODIES: Partial<Record<SubPage, LazyExoticComponent<ComponentType>>> 
   network: lazy(() => import('./settings/Network')),
   filters: lazy(() => import('./settings/Filters')),
   nwc: lazy(() => import('./settings/Nwc')),
+  ecash: lazy(() => import('./settings/Ecash')),
   devtools: lazy(() => import('./settings/Devtools')),
   profile: lazy(() => import('./settings/ProfileEdit')),
 };

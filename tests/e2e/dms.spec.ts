@@ -7,6 +7,7 @@ import type { AccountSnapshot, LogEntry } from '../../core/types.ts';
 import { englishIn } from './support/catalogue.ts';
 import { DEMO_LOGIN_NSEC, demoUser } from '../../server/demo/accounts.ts';
 import { DEMO_LOGIN_DM_PEERS } from '../../server/demo/private.ts';
+import { DEMO_LOGIN_PRIVATE_PEERS } from '../../server/demo/private17.ts';
 import { displayName, parseProfile } from '../../core/profile.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
 import { baseUrl, latestEvent, openApp, publishAccepted, queryRelay, signIn, useLocalRelay, type Driven } from './support/session.ts';
@@ -46,6 +47,7 @@ async function nsecSignIn(browser: Browser, who: Person, path = '/home'): Promis
   return { context, page };
 }
 
+const ownRelay = () => `${baseUrl().replace(/^http/, 'ws')}/relay`;
 const dmBadge = (page: Page) => page.locator('.side-nav [data-badge="dms"]');
 const contactRow = (page: Page, who: Person) => page.locator(`.dm-contact[data-pubkey="${who.pubkey}"]`);
 const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Üzenet', exact: true });
@@ -72,7 +74,7 @@ function storedDraft(page: Page, peer: string): Promise<string | undefined> {
   );
 }
 
-test('two people write to each other live: unread badge, profile button, relation tabs, draft, mark all read', async ({ browser }) => {
+test('two people write to each other live, privately (NIP-17) and with NIP-04: unread badge, profile button, relation tabs, draft, mark all read', async ({ browser }) => {
   test.setTimeout(120_000);
   const anna = await person('Anna Üzenő');
   const bence = await person('Bence Címzett');
@@ -83,6 +85,8 @@ test('two people write to each other live: unread badge, profile button, relatio
   const { page: a, stub } = await signIn(annaContext, anna.secret);
   const { context: bentoContext, page: b } = await nsecSignIn(browser, bence);
   await expect(dmBadge(b)).toHaveCount(0);
+  // Signed in without an inbox list, each got one naming our relay (kind 10050), so they write privately.
+  for (const who of [anna, bence]) expect((await latestEvent(who.pubkey, 10050)).tags).toEqual([['relay', ownRelay()]]);
 
   // Anna starts from Bence's profile.
   await a.goto(`${baseUrl()}/p/${bence.npub}`);
@@ -92,17 +96,19 @@ test('two people write to each other live: unread badge, profile button, relatio
   await expect(header.getByRole('heading', { name: 'Bence Címzett' })).toBeVisible();
   await expect(header.getByRole('link')).toHaveAttribute('href', `/p/${bence.npub}`);
   await expect(messages(a)).toContainText('Még nem váltottatok üzenetet');
+  await expect(header.locator('.dm-protocol')).toHaveText('Privát (NIP-17)');
+  await expect(messageBox(a)).toHaveAttribute('placeholder', 'Írj privát üzenetet…');
 
   await messageBox(a).fill('Szia Bence!');
   await messageBox(a).press('Enter');
   await expect(messageBox(a)).toHaveValue('');
-  // Shown at once from the outbox, then replaced by the copy the cache returns.
+  // Shown at once from the outbox, then as the private message that went out.
   await expect(messages(a).locator('.dm-bubble', { hasText: 'Szia Bence!' })).toHaveCount(1);
-  await expect(messages(a).locator('.dm-bubble:not([data-status])', { hasText: 'Szia Bence!' })).toHaveCount(1, { timeout: 20_000 });
-  expect(stub.signed.some((e) => e.kind === 4)).toBe(true);
-  const sent = await latestEvent(anna.pubkey, 4);
-  expect(sent.tags).toContainEqual(['p', bence.pubkey]);
-  expect(nip04.decrypt(bence.secret, anna.pubkey, sent.content)).toBe('Szia Bence!');
+  await expect(messages(a).locator('.dm-bubble:not([data-status])[data-private="true"]', { hasText: 'Szia Bence!' })).toHaveCount(1, { timeout: 20_000 });
+  await expect(messages(a).locator('.dm-bubble[data-private="true"] .dm-private-mark').first()).toHaveText('privát');
+  // The extension sealed it (kind 13); nothing was sent as NIP-04, and the wrap hides the sender.
+  expect(stub.signed.some((e) => e.kind === 13)).toBe(true);
+  expect(stub.signed.some((e) => e.kind === 4)).toBe(false);
 
   // Bence's badge rises while he is on another page.
   await expect(dmBadge(b)).toHaveText(/^1/, { timeout: 20_000 });
@@ -113,7 +119,7 @@ test('two people write to each other live: unread badge, profile button, relatio
   await b.getByRole('tab', { name: 'Egyéb' }).click();
   await expect(contactRow(b, anna)).toHaveAttribute('data-unread', '1');
   await expect(contactRow(b, anna)).toContainText('Anna Üzenő');
-  // The preview was decrypted in the worker.
+  // The preview was unwrapped in the worker.
   await expect(contactRow(b, anna)).toContainText('Szia Bence!');
   await b.getByRole('tab', { name: 'Összes' }).click();
   await expect(contactRow(b, anna)).toHaveAttribute('data-unread', '1');
@@ -127,6 +133,7 @@ test('two people write to each other live: unread badge, profile button, relatio
   // The signed-in screen is Hungarian too (the route walks see only the guest view).
   expect(englishIn(await b.locator('main').innerText()).map((p) => p.phrase)).toEqual([]);
   await expect(contactRow(b, anna)).toHaveAttribute('data-unread', '0');
+  await expect(messages(b).locator('.dm-bubble[data-private="true"]', { hasText: 'Szia Bence!' })).toHaveCount(1);
 
   // The reply reaches Anna's open conversation live; Shift+Enter breaks the line instead of sending.
   await messageBox(b).fill('Szia Anna!');
@@ -135,6 +142,7 @@ test('two people write to each other live: unread badge, profile button, relatio
   await expect(messageBox(b)).toHaveValue('Szia Anna!\nHogy vagy?');
   await messageBox(b).press('Enter');
   await expect(messages(a)).toContainText('Hogy vagy?', { timeout: 20_000 });
+  await expect(messages(a).locator('.dm-bubble[data-private="true"]', { hasText: 'Hogy vagy?' })).toHaveCount(1);
 
   // A draft survives a reload, and the conversation it belongs to reopens.
   await messageBox(a).fill('félkész gondolat');
@@ -151,6 +159,17 @@ test('two people write to each other live: unread badge, profile button, relatio
   await b.getByRole('button', { name: 'Összes olvasottnak jelölése' }).click();
   await expect(contactRow(b, cili)).toHaveAttribute('data-unread', '0', { timeout: 20_000 });
   await expect(dmBadge(b)).toHaveCount(0);
+
+  // Cili has no inbox list: Bence answers her with NIP-04, and the header says so.
+  await contactRow(b, cili).click();
+  await expect(b.locator('.dm-conversation-header .dm-protocol')).toHaveText('NIP-04');
+  await expect(messages(b).locator('.dm-bubble:not([data-private])', { hasText: 'Cili vagyok' })).toHaveCount(1);
+  await messageBox(b).fill('Szia Cili!');
+  await messageBox(b).press('Enter');
+  await expect(messages(b).locator('.dm-bubble:not([data-status]):not([data-private])', { hasText: 'Szia Cili!' })).toHaveCount(1, { timeout: 20_000 });
+  const toCili = await latestEvent(bence.pubkey, 4);
+  expect(toCili.tags).toContainEqual(['p', cili.pubkey]);
+  expect(nip04.decrypt(cili.secret, bence.pubkey, toCili.content)).toBe('Szia Cili!');
 
   await annaContext.close();
   await bentoContext.close();
@@ -284,13 +303,21 @@ test('the demo login finds its demo conversations on /dms, some of them unread',
   await page.locator('.side-nav').getByRole('link', { name: 'Üzenetek' }).click();
   await page.getByRole('tab', { name: 'Összes' }).click();
   const rows = page.locator('.dm-contact');
-  await expect(rows).toHaveCount(DEMO_LOGIN_DM_PEERS, { timeout: 20_000 });
+  // Its NIP-04 conversations and the private (NIP-17) ones, unwrapped in the worker.
+  await expect(rows).toHaveCount(DEMO_LOGIN_DM_PEERS + DEMO_LOGIN_PRIVATE_PEERS, { timeout: 20_000 });
+  await expect(page.locator('.dm-contact[data-private="true"]')).toHaveCount(DEMO_LOGIN_PRIVATE_PEERS);
   // Previews are decrypted in the worker: Hungarian text, not NIP-04 ciphertext.
   await expect(rows.first()).not.toContainText('?iv=');
   await expect(page.locator('.dm-contact .dm-unread').first()).toBeVisible();
   const unread = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-unread') ?? 0)));
   expect(unread.filter((n) => n > 0).length).toBeGreaterThan(0);
   expect(unread.filter((n) => n === 0).length).toBeGreaterThan(0);
+  // One private conversation is unread (the partner wrote last), one read (the demo login answered).
+  const privateUnread = await page.locator('.dm-contact[data-private="true"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-unread'))));
+  expect(privateUnread.filter((n) => n > 0)).toHaveLength(1);
+  await page.locator('.dm-contact[data-private="true"]').first().click();
+  await expect(page.locator('.dm-conversation-header .dm-protocol')).toHaveText('Privát (NIP-17)');
+  await expect(messages(page).locator('.dm-bubble[data-private="true"]').first()).toBeVisible();
   await context.close();
 });
 

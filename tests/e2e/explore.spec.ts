@@ -5,6 +5,7 @@ import { demoUser } from '../../server/demo/accounts.ts';
 import { DEFAULT_GUEST_PUBKEY } from '../../core/config.ts';
 import { base, serverStatus, wsUrl } from './support/base.ts';
 import { cacheRequest } from './support/cache-client.ts';
+import { watchWorkerFrames } from './support/worker-frames.ts';
 
 
 interface CacheObj {
@@ -101,8 +102,12 @@ test('topics are sized chips that open a hashtag search', async ({ page }) => {
   await expect(page.locator('[data-note-id]').first()).toContainText(new RegExp(`#${top[0]}`, 'i'));
 });
 
-test('network stats are live: non-zero numbers that move when a note arrives', async ({ page }) => {
-  await page.goto(`${base()}/explore`);
+test('network stats are live: non-zero numbers that move when a note arrives', async ({ page, browser }) => {
+  await page.goto(`${base()}/home`);
+  const frames = await watchWorkerFrames(browser);
+  // In-app links from here on: a page load could take the shared worker (and its socket) with it.
+  await page.locator('.side-nav').getByRole('link', { name: 'Felfedezés', exact: true }).click();
+  await expect(page).toHaveURL(/\/explore$/);
   const notes = page.locator('[data-stat="pubnotes"]');
   await expect(notes).not.toHaveText('–');
   const before = Number((await notes.innerText()).replace(/\D/g, ''));
@@ -122,13 +127,18 @@ test('network stats are live: non-zero numbers that move when a note arrives', a
   expect(ok).toBe(true);
   await expect(notes).toHaveText(fmt(before + 1), { timeout: 15_000 });
 
-  // Leaving the page inside the app (the worker and its socket stay) sends CLOSE: the server holds
-  // this tab's one net_stats subscription, and none once the tab is on another page.
+  // Leaving the page closes the subscription: the worker sends CLOSE for the net_stats REQ on the socket it keeps.
+  const req = frames.sent.find((f) => f[0] === 'REQ' && JSON.stringify(f[2]).includes('"net_stats"'));
+  expect(req).toEqual(['REQ', expect.any(String), expect.objectContaining({ cache: expect.arrayContaining(['net_stats']) })]);
+  expect(frames.sent.some((f) => f[0] === 'CLOSE' && f[1] === req![1])).toBe(false);
+  // And the server agrees: it holds this tab's one net_stats subscription, and none once the CLOSE lands.
   const netStats = async () => (await serverStatus()).asyncSubscriptions.net_stats ?? 0;
   await expect.poll(netStats).toBe(1);
   await page.locator('.side-nav').getByRole('link', { name: 'Kezdőlap', exact: true }).click();
-  await expect(page).toHaveURL(/\/home$/);
+  await expect(page.locator('[data-stat="pubnotes"]')).toHaveCount(0);
+  await expect.poll(() => frames.sent.some((f) => f[0] === 'CLOSE' && f[1] === req![1])).toBe(true);
   await expect.poll(netStats).toBe(0);
+  await frames.detach();
 });
 
 test('the legend panel explains itself to a guest in Hungarian', async ({ page }) => {

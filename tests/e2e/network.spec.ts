@@ -86,3 +86,36 @@ test('proxy option survives a reload; devtools shows the machines and the log', 
   await expect(page.getByText('A változás az oldal újratöltése után lép életbe.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Újratöltés' })).toBeVisible();
 });
+
+test('NIP-17 inbox relays: published on login, edited and published again as kind 10050', async ({ context }) => {
+  const sk = generateSecretKey();
+  const me = getPublicKey(sk);
+  const { page } = await signIn(context, sk, '/settings/network');
+  const own = relayUrl();
+  // A new account gets our relay as its inbox (nothing was published before).
+  expect((await latestEvent(me, 10050)).tags).toEqual([['relay', own]]);
+  // The page was open before that list went out: opened again, it shows it.
+  await page.reload();
+  const section = page.getByRole('region', { name: 'Üzenet-postafiók relék (NIP-17)' });
+  await expect(section.locator(`.mod-row[data-url="${own}"]`)).toBeVisible();
+  const publish = section.getByRole('button', { name: 'Postafiók-relék közzététele' });
+  await expect(publish).toBeDisabled();
+
+  const field = section.getByLabel('Új postafiók-relé');
+  await field.fill('nem relé');
+  await section.getByRole('button', { name: 'Hozzáadás' }).click();
+  await expect(section.getByRole('alert')).toHaveText('Érvénytelen relécím: wss:// kezdetű cím kell.');
+  await field.fill('wss://postafiok.example.com');
+  await section.getByRole('button', { name: 'Hozzáadás' }).click();
+  await expect(section.locator('.mod-row[data-url="wss://postafiok.example.com/"], .mod-row[data-url="wss://postafiok.example.com"]')).toHaveCount(1);
+  await section.getByRole('button', { name: `Eltávolítás: ${own}` }).click();
+  await expect(section.locator(`.mod-row[data-url="${own}"]`)).toHaveCount(0);
+  await publish.click();
+  await expect(page.getByText('Postafiók-relék közzétéve')).toBeVisible();
+  await expect
+    .poll(async () => (await latestEvent(me, 10050)).tags.map((t) => t[1].replace(/\/$/, '')), { timeout: 20_000 })
+    .toEqual(['wss://postafiok.example.com']);
+  // After a reload the published list is what the section shows.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Üzenet-postafiók relék (NIP-17)' }).locator('.mod-row')).toHaveCount(1);
+});

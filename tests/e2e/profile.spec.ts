@@ -88,14 +88,15 @@ test('a demo profile shows the real name, about and the stats user_profile retur
   for (const [key, value] of expected) await expect(statValue(page, key)).toHaveText(formatCount(value));
   // The sidebar: popular notes from user_profile_scored_content.
   const scored = await cache('user_profile_scored_content', { pubkey: user.pubkey, limit: 5 });
-  expect(scored.filter((o) => o.kind === 1).length, 'the demo user has scored notes').toBeGreaterThan(0);
+  // This demo user has popular notes, so the panel is there.
+  expect(scored.filter((o) => o.kind === 1).length).toBeGreaterThan(0);
   await expect(page.locator('#profile-popular-title')).toBeVisible();
   await expect(page.locator('.profile-side-list').first().locator('li').first()).toBeVisible();
   // Their counts come from the notes' own stats (the scored reply carries none): not all zero when the server has likes.
   const ids = scored.filter((o) => o.kind === 1).map((o) => o.id as string);
   const stats = (await cache('events', { event_ids: ids, extended_response: true })).filter((o) => o.kind === 10000100);
   const likes = stats.reduce((sum, o) => sum + (JSON.parse(String(o.content)) as { likes: number }).likes, 0);
-  expect(likes, 'the demo user\'s popular notes have likes').toBeGreaterThan(0);
+  expect(likes).toBeGreaterThan(0);
   await expect(page.locator('.profile-side-stats').filter({ hasNotText: /^\s*0\s*0\s*0\s*$/ }).first()).toBeVisible();
 });
 

@@ -62,8 +62,8 @@ test('/reads lists the demo network\'s articles with their reading times, and th
     await expect(card.getByRole('heading', { name: tag(event, 'title') })).toBeVisible();
     const minutes = Math.max(1, Math.ceil(words / 238));
     await expect(card.locator('.article-card-reading')).toHaveText(`${minutes} perc olvasás`);
-    // Every demo article has a summary (tests/unit/demo.test.ts), and the card shows it.
-    expect(tag(event, 'summary'), `summary of ${event.id}`).not.toBe('');
+    // Every demo article has a summary, and the card shows it.
+    expect(tag(event, 'summary')).not.toBe('');
     await expect(card).toContainText(tag(event, 'summary'));
   }
 
@@ -226,7 +226,7 @@ test('reads and an article fit a phone screen', async ({ page }) => {
   await page.goto(`${base()}/reads`);
   await expect(page.locator('[data-article-id]').first()).toBeVisible();
   await noHorizontalOverflow(page);
-  // Demo articles carry a cover image; on a phone it stays a thumbnail.
+  // Every demo article has a cover image; on a phone it stays a thumbnail.
   const cover = page.locator('.article-card-cover').first();
   await expect(cover).toBeVisible();
   expect((await cover.boundingBox())!.width).toBeLessThan(120);

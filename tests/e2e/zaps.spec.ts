@@ -1,24 +1,13 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { neventEncode } from 'nostr-tools/nip19';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { DEMO_LOGIN_NSEC } from '../../server/demo/accounts.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
-import { baseUrl, openApp, publishAccepted, relayUrl, useLocalRelay, type Driven } from './support/session.ts';
+import { baseUrl, openApp, publishAccepted, relayUrl, type Driven } from './support/session.ts';
+import { demoSignIn, demoWalletActive, serverShows } from './support/zaps.ts';
 
 // Wallet connections and zaps, signed in with the public demo key: the e2e server runs the demo
 // lightning network, so the demo wallet really holds sats and pays over NIP-47 on our relay.
-
-async function demoSignIn(browser: Browser, path: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await enableDevMode(context);
-  const page = await context.newPage();
-  await openApp(page, path);
-  const result = await page.evaluate((nsec) => (window.strucc!.api as unknown as Driven).login({ method: 'nsec', nsec }), DEMO_LOGIN_NSEC);
-  expect(result).toMatchObject({ ok: true });
-  await useLocalRelay(page);
-  return { context, page };
-}
 
 const rows = (page: Page) => page.getByTestId('nwc-connection');
 const row = (page: Page, name: string) => page.locator(`[data-testid="nwc-connection"][data-name="${name}"]`);
@@ -79,6 +68,8 @@ test('wallet connections: demo wallet with its balance, a bad URI refused, renam
   // The remaining demo wallet pays from now on.
   await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
 
+  // With the first tab gone the reload starts a new shared worker, which reads the saved list back.
+  await page.close();
   await second.reload();
   await expect(row(second, 'Demó tárca').locator('.nwc-active-badge')).toBeVisible();
   await expect(rows(second)).toHaveCount(1);
@@ -98,19 +89,6 @@ async function zappableNote(text: string, withAddress = true): Promise<{ id: str
   return { id: note.id, path: `/e/${neventEncode({ id: note.id, author: note.pubkey })}` };
 }
 
-/** Makes sure the demo wallet is there and active (the settings test above leaves it so; alone, this adds it). */
-async function demoWalletActive(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const api = window.strucc!.api as unknown as Driven;
-    const snap = await new Promise<{ connections: { id: string; name: string }[]; active: string | null }>((resolve) => {
-      void api.watchWallet(window.strucc!.tabId, window.strucc!.proxy((s: { state: string; connections: { id: string; name: string }[]; active: string | null }) => s.state === 'ready' && resolve(s)));
-    });
-    const demo = snap.connections.find((c) => c.name === 'Demó tárca');
-    if (!demo) await api.connectDemoWallet('Demó tárca');
-    else if (snap.active !== demo.id) await api.walletAction({ type: 'activate', id: demo.id });
-  });
-}
-
 const zapStat = (page: Page, id: string) => page.locator(`article[data-note-id="${id}"] .note-stat-zaps`).first();
 
 test('quick zap and custom zap on a note: the count rises at once, stays after the receipt, and another tab sees it', async ({ browser }) => {
@@ -128,8 +106,7 @@ test('quick zap and custom zap on a note: the count rises at once, stays after t
 
   // Another tab reads the count from the server, which counted the receipt.
   const other = await context.newPage();
-  await other.goto(`${baseUrl()}${target.path}`);
-  await expect(zapStat(other, target.id)).toHaveAttribute('data-count', '42', { timeout: 30_000 });
+  await serverShows(other, target.path, () => expect(zapStat(other, target.id)).toHaveAttribute('data-count', '42', { timeout: 5_000 }));
 
   // Right-click opens the custom zap: a preset, and the wallet that pays is named.
   await card.getByRole('button', { name: 'Zap küldése', exact: true }).click({ button: 'right' });
@@ -139,8 +116,7 @@ test('quick zap and custom zap on a note: the count rises at once, stays after t
   await dialog.getByRole('button', { name: /^420$/ }).click();
   await dialog.getByRole('button', { name: /^Zap küldése: 420 sat$/ }).click();
   await expect(zapStat(page, target.id)).toHaveAttribute('data-count', '462');
-  await other.reload();
-  await expect(zapStat(other, target.id)).toHaveAttribute('data-count', '462', { timeout: 30_000 });
+  await serverShows(other, target.path, () => expect(zapStat(other, target.id)).toHaveAttribute('data-count', '462', { timeout: 5_000 }));
   await context.close();
 });
 

@@ -70,7 +70,7 @@ describe('a cache server restarting mid-session', () => {
     expect(server.ctx.stats.cacheConnections).toBe(1);
     const reply = await whileDown;
     expect(reply.notice).toBeUndefined();
-    expect(reply.events.find((e) => e.kind === 0 && e.pubkey === author.pk)).toBeDefined();
+    expect(reply.events.find((e) => e.kind === 0 && e.pubkey === author.pk)).toMatchObject({ kind: 0, pubkey: author.pk });
     // The subscription opened before the restart is answered by the new server process.
     await until(() => pushes.some((p) => p.at > downAt), 'a net_stats push after the restart');
     const latest = pushes[pushes.length - 1].event;

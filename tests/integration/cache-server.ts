@@ -21,10 +21,10 @@ export interface CacheTestServer {
 export type StoreKind = 'sqlite' | 'postgres';
 
 /** The store behind the server: its SQLite file, or a throwaway PostgreSQL cluster of its own. */
-export async function startCacheServer(store: StoreKind = 'sqlite'): Promise<CacheTestServer> {
+export async function startCacheServer(store: StoreKind = 'sqlite', env: Record<string, string> = {}): Promise<CacheTestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'strucc-cache-'));
   const pg = store === 'postgres' ? await startTempPostgres() : null;
-  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: pg?.url ?? '' });
+  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: pg?.url ?? '', ...env });
   const server = await startServer(config, {});
   const wsUrl = `ws://127.0.0.1:${server.port}/v1`;
   const net = buildNetwork(server.ctx.now());

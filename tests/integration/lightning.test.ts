@@ -153,6 +153,36 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     expect(await balance(alicePk)).toBe(100_000 - 21);
   });
 
+  it('counts a zap on an article whose receipt names it only by its a tag, and notifies the author', async () => {
+    // People of their own, so the other tests' balances stay as they expect.
+    const dave = generateSecretKey();
+    const erin = generateSecretKey();
+    const davePk = getPublicKey(dave);
+    const erinPk = getPublicKey(erin);
+    const profile = (sk: Uint8Array, name: string) => sign(sk, { kind: 0, created_at: t.clock.now - 100, content: JSON.stringify({ name, lud16: `${name}@strucc.test` }) });
+    const article = sign(dave, { kind: 30023, content: '# Cikk\n\nZapold meg a címével!', tags: [['d', 'cim-szerint'], ['title', 'Cikk']] });
+    const imported = await t.server.ctx.importer.importEvents([profile(dave, 'dave'), profile(erin, 'erin'), article]);
+    expect(imported.filter((r) => !r.ok)).toEqual([]);
+    const coordinate = `30023:${davePk}:cim-szerint`;
+    // Only p and a: the way clients that zap an article by its address build the request.
+    const request = zapRequest(erin, [['p', davePk], ['a', coordinate], ['amount', '5000'], ['relays', relayUrl]], 'Cím szerint');
+    const answer = await callback('dave', { amount: '5000', nostr: JSON.stringify(request) });
+    const uri = await nwcConnect(wallet, erin, t.clock.now, { appname: 'Cikk-zap' });
+    const paid = await payWithNostrTools(uri, String(answer.pr));
+    expect(paid.error).toBeUndefined();
+
+    const zaps = await v1.req('za1', 'event_zaps_by_satszapped', { pubkey: davePk, identifier: 'cim-szerint', kind: 30023 });
+    const receipt = ofKind(zaps.events, 9735)[0] as { tags: string[][] };
+    expect(receipt.tags.filter((x) => x[0] === 'e')).toEqual([]);
+    expect(receipt.tags.find((x) => x[0] === 'a')?.[1]).toBe(coordinate);
+    const stats = await v1.req('za2', 'events', { event_ids: [article.id], extended_response: true });
+    expect(content(ofKind(stats.events, 10000100)[0])).toMatchObject({ event_id: article.id, zaps: 1, satszapped: 5 });
+    const notes = await v1.req('za3', 'get_notifications', { pubkey: davePk, type_group: 'zaps' });
+    expect(ofKind(notes.events, 10000110).map((o) => content(o))).toEqual([
+      expect.objectContaining({ type: 3, your_post: article.id, who_zapped_it: erinPk, satszapped: 5, message: 'Cím szerint' }),
+    ]);
+  });
+
   it('serves @getalby/sdk NWCClient over NIP-44: info, balance, invoices, lookups, transactions; refuses expired and external invoices', async () => {
     const bobClient = new NWCClient({ nostrWalletConnectUrl: await nwcConnect(wallet, bob, t.clock.now, { appname: 'Alby SDK' }) });
     const aliceClient = new NWCClient({ nostrWalletConnectUrl: await nwcConnect(wallet, alice, t.clock.now, { appname: 'Alby SDK' }) });

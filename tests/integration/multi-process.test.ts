@@ -10,6 +10,7 @@ import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { startServerProcess, type RunningServer } from '../support/server-process.ts';
 import { RawClient } from '../support/ws-client.ts';
 import { until } from '../support/until.ts';
+import { BrowserKeys, startPushEndpoint, type PushEndpoint } from '../support/push-endpoint.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
 const signAs = (sk: Uint8Array, t: Omit<EventTemplate, 'created_at'>) => finalizeEvent({ ...t, created_at: now() }, sk);
@@ -25,10 +26,13 @@ describe('two server processes on one PostgreSQL', () => {
   let pg: TempPostgres;
   let a: RunningServer;
   let b: RunningServer;
+  let pushEndpoint: PushEndpoint;
 
   beforeAll(async () => {
     pg = await startTempPostgres();
-    const env = { DATABASE_URL: pg.url, DEMO: '0' };
+    pushEndpoint = await startPushEndpoint();
+    // Private addresses: the push service of this test listens on the loopback.
+    const env = { DATABASE_URL: pg.url, DEMO: '0', FETCH_PRIVATE_ADDRESSES: '1' };
     // Started together, as a process manager would: schema creation must not race.
     [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 120_000);
@@ -37,6 +41,7 @@ describe('two server processes on one PostgreSQL', () => {
     await a?.stop();
     await b?.stop();
     pg?.stop();
+    await pushEndpoint?.close();
   });
 
   it('an event published through one process reaches a REQ and a notification push on the other', async () => {
@@ -66,6 +71,43 @@ describe('two server processes on one PostgreSQL', () => {
     const pushed = cacheB.of('notes').find((f) => f[0] === 'EVENT')![2] as { content: string };
     expect(JSON.parse(pushed.content)).toMatchObject({ pubkey: bobPk, type: 7, you_were_mentioned_in: mention.id });
     for (const c of [relayA, relayB, cacheB]) c.close();
+  });
+
+  it('Web Push: one VAPID key for both, a subscription and a DM through the follower are pushed once, by the leader', async () => {
+    const infoA = (await (await fetch(`${a.url}/api/info`)).json()) as { vapidPublicKey: string };
+    const infoB = (await (await fetch(`${b.url}/api/info`)).json()) as { vapidPublicKey: string };
+    expect(infoA.vapidPublicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
+    expect(infoB.vapidPublicKey).toBe(infoA.vapidPublicKey);
+    const follower = (await status(a.url)).leader ? b : a;
+    const sender = generateSecretKey();
+    const subscribeOn = async (url: string, who: Uint8Array, keys: BrowserKeys, path: string) => {
+      const ev = signAs(who, { kind: 30078, content: JSON.stringify({ ...keys.subscription(pushEndpoint.origin + path), types: ['dm'] }), tags: [['d', 'Primal-Web App', 'push_subscribe']] });
+      const res = await fetch(`${url}/api`, { method: 'POST', body: JSON.stringify(['push_subscribe', { event_from_user: ev }]) });
+      expect(await res.json()).toEqual([]);
+    };
+    const dmTo = async (url: string, who: Uint8Array) => {
+      // Messages push only from people followed (the default): the receiver follows the sender.
+      const follow = signAs(who, { kind: 3, content: '', tags: [['p', getPublicKey(sender)]] });
+      const dm = signAs(sender, { kind: 4, content: 'titkos?iv=AAAAAAAAAAAAAAAAAAAAAA==', tags: [['p', getPublicKey(who)]] });
+      const relay = await RawClient.open(wsUrl(url, '/relay'));
+      for (const ev of [follow, dm]) {
+        relay.send(JSON.stringify(['EVENT', ev]));
+        await relay.until(() => relay.frames.some((f) => f[0] === 'OK' && f[1] === ev.id), 'OK');
+      }
+      relay.close();
+    };
+    const carol = generateSecretKey();
+    const carolKeys = new BrowserKeys();
+    await subscribeOn(follower.url, carol, carolKeys, '/carol');
+    await dmTo(follower.url, carol);
+    await until(async () => pushEndpoint.received.some((r) => r.path === '/carol'), 'the push for carol');
+    expect(JSON.parse(carolKeys.decrypt(pushEndpoint.received.find((r) => r.path === '/carol')!.body)).title).toMatch(/^Új üzenet npub1/);
+    // A later push handled after it: by then a second sender would have sent carol's twice.
+    const dave = generateSecretKey();
+    await subscribeOn(follower.url, dave, new BrowserKeys(), '/dave');
+    await dmTo(follower.url, dave);
+    await until(async () => pushEndpoint.received.some((r) => r.path === '/dave'), 'the push for dave');
+    expect(pushEndpoint.received.map((r) => r.path)).toEqual(['/carol', '/dave']);
   });
 
   it('one process leads the periodic jobs, and the other takes over when it dies', async () => {

@@ -198,7 +198,7 @@ describe("the app's pages", () => {
       const scripts = directives.get('script-src') ?? [];
       expect(scripts.sort()).toEqual(["'self'", sha(head), sha(body)].sort());
       expect(csp).not.toMatch(/unsafe-inline/);
-      expect(directives.get('default-src')).toBeDefined();
+      expect(directives.get('default-src')).toEqual(["'self'"]);
       expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
       expect(directives.get('object-src')).toEqual(["'none'"]);
       expect(directives.get('base-uri')).toEqual(["'none'"]);

@@ -75,6 +75,16 @@ describe.each(['sqlite', 'postgres'] as const)('reads on %s', (store) => {
     expect(await mega({ id: 'feed', kind: 'reads', pubkey: x.ben.pk, notes: 'authored' })).toEqual([x.art2.id]);
     expect(await mega({ kind: 'reads', scope: 'zappedbyfollows' }, { user_pubkey: x.vic.pk })).toEqual([x.art1v2.id]);
     expect(await mega({ kind: 'reads', scope: 'zappedbyfollows' })).toEqual([]);
+    // Bad kinds or paging are refused before the spec table picks a feed, reads and explore ones included.
+    for (const [spec, extra, notice] of [
+      [{ kind: 'reads', kinds: ['cikk'] }, {}, 'invalid kinds: expected an array of kind numbers'],
+      [{ id: 'hall-of-fame-notes', kinds: 'sok' }, {}, 'invalid kinds: expected an array of kind numbers'],
+      [{ kind: 'reads' }, { limit: 'sok' }, undefined],
+    ] as const) {
+      const r = await c.req('badspec', 'mega_feed_directive', { spec: JSON.stringify(spec), ...extra });
+      expect(r.notices).toHaveLength(1);
+      if (notice) expect(r.notices[0]).toBe(notice);
+    }
   });
 
   it('long_form_content_thread_view: the article, then replies to any version or to the address', async () => {

@@ -71,7 +71,7 @@ async function connect(url = relayUrl): Promise<Socket> {
 }
 
 const okFor = (id: string) => (m: unknown[]) => m[0] === 'OK' && m[1] === id;
-const bySub = (sub: string) => (m: unknown[]) => (m[0] === 'EVENT' || m[0] === 'EOSE' || m[0] === 'CLOSED') && m[1] === sub;
+const bySub = (sub: string) => (m: unknown[]) => (m[0] === 'EVENT' || m[0] === 'EOSE' || m[0] === 'CLOSED' || m[0] === 'COUNT') && m[1] === sub;
 
 async function authenticate(s: Socket, key: Uint8Array, tweak: (e: ReturnType<typeof makeAuthEvent>) => void = () => undefined): Promise<unknown[]> {
   const challenge = (await s.next((m) => m[0] === 'AUTH'))[1] as string;
@@ -183,6 +183,36 @@ describe('NIP-17 through our relay', () => {
     await cache.close();
     carolSock.send(['COUNT', 'n', { kinds: [1059], '#p': [getPublicKey(bob)] }]);
     expect(((await carolSock.next(bySub('n')))[2] as string).startsWith('auth-required: ')).toBe(true);
+  });
+
+  it('leaves gift wraps for others out of a COUNT without kinds and applies a REQ limit after that', async () => {
+    // A recipient of its own, so the counts below see only this test's events.
+    const dora = generateSecretKey();
+    const doraPk = getPublicKey(dora);
+    const publisher = await connect();
+    const wraps = [1, 2, 3].map((i) => nip17.wrapEvent(alice, { publicKey: doraPk }, `titok ${i}`) as Event);
+    // Wrap times are blurred up to two days back: the public notes are older than every wrap, so a
+    // limit applied before leaving the wraps out would return nothing to a stranger.
+    const oldest = Math.min(...wraps.map((w) => w.created_at));
+    const notes = [10, 20].map((d) => finalizeEvent({ kind: 1, created_at: oldest - d, tags: [['p', doraPk]], content: `nyilvános ${d}` }, alice));
+    for (const e of [...wraps, ...notes]) expect((await publish(publisher, e))[2]).toBe(true);
+
+    const stranger = await connect();
+    await authenticate(stranger, carol);
+    stranger.send(['COUNT', 'c', { '#p': [doraPk] }]);
+    expect((await stranger.next(bySub('c')))[2]).toEqual({ count: 2 });
+    expect((await query(stranger, 'l', { '#p': [doraPk], limit: 1 })).events.map((e) => e.id)).toEqual([notes[0].id]);
+    const anonymous = await connect();
+    anonymous.send(['COUNT', 'c0', { authors: wraps.map((w) => w.pubkey) }]);
+    expect((await anonymous.next(bySub('c0')))[2]).toEqual({ count: 0 });
+    expect((await query(anonymous, 'l2', { '#p': [doraPk], limit: 2 })).events.map((e) => e.id)).toEqual(notes.map((n) => n.id));
+
+    const owner = await connect();
+    await authenticate(owner, dora);
+    owner.send(['COUNT', 'c3', { '#p': [doraPk] }]);
+    expect((await owner.next(bySub('c3')))[2]).toEqual({ count: 5 });
+    const own = await query(owner, 'l3', { '#p': [doraPk], limit: 3 });
+    expect(own.events.map((e) => e.id).sort()).toEqual(wraps.map((w) => w.id).sort());
   });
 
   it('round-trips a NIP-17 conversation both ways between two accounts', async () => {

@@ -200,6 +200,7 @@ describe('NIP-01 relay', () => {
       nip05Domain: 'strucc.test',
       mediaDomain: 'media.strucc.test',
       demoLightning: false,
+      vapidPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
     });
     expect((await fetch(`${server.url}/api/nincs-ilyen`)).status).toBe(404);
     const spa = await fetch(`${server.url}/home`);

@@ -35,8 +35,14 @@ describe.each(['sqlite', 'postgres'] as const)('settings and catalogue (%s)', (s
     expect(s.theme).toBe('sunrise');
     expect(s.zapDefault).toEqual({ amount: 42, message: 'Haladjunk együtt! 🫡' });
     const presets = s.zapConfig as { amount: number; emoji: string; message: string }[];
-    expect(presets.map((p) => p.amount)).toEqual([21, 420, 1000, 5000, 10000, 100000]);
-    for (const p of presets) expect(p.emoji && p.message).toBeTruthy();
+    expect(presets).toEqual([
+      { amount: 21, emoji: '👍', message: 'Remek bejegyzés 👍' },
+      { amount: 420, emoji: '🚀', message: 'Hajrá 🚀' },
+      { amount: 1000, emoji: '☕', message: 'Egy kávé tőlem ☕' },
+      { amount: 5000, emoji: '🍻', message: 'Egészségedre 🍻' },
+      { amount: 10000, emoji: '🍷', message: 'Ünnepeljünk 🍷' },
+      { amount: 100000, emoji: '👑', message: 'Királyi zap 👑' },
+    ]);
     expect(s.defaultZapAmount).toBe(42);
     expect(Object.values(s.notifications as Record<string, boolean>).every((v) => v === true)).toBe(true);
     expect((s.notifications as Record<string, boolean>).NEW_USER_FOLLOWED_YOU).toBe(true);

@@ -75,7 +75,7 @@ describe('Blossom', () => {
     const ev = JSON.parse(Buffer.from(good.slice(6), 'base64').toString()) as { content: string };
     ev.content = 'meghamisítva';
     const forged = `Nostr ${Buffer.from(JSON.stringify(ev)).toString('base64')}`;
-    // Each refusal names its own cause in X-Reason.
+    // Each refusal names its own reason in X-Reason (ASCII, BUD-01), and the person reads Hungarian.
     const cases: [string, string][] = [
       [forged, 'auth event has a bad signature'],
       [auth(alice, 'upload', { expiration: t.clock.now - 1 }), 'auth event is expired or has no expiration'],
@@ -89,7 +89,7 @@ describe('Blossom', () => {
       const res = await put(png, { Authorization: a });
       expect(res.status, a).toBe(401);
       expect(res.headers['x-reason'], a).toBe(reason);
-      expect(jsonOf<{ error: string }>(res).error).toMatch(/engedély/);
+      expect(jsonOf<{ error: string }>(res).error).toBe('Érvénytelen vagy hiányzó feltöltési engedély.');
     }
     expect((await put(png, {})).status).toBe(401);
     const mismatch = await put(png, { Authorization: auth(alice, 'upload', { x: 'ab'.repeat(32) }) });

@@ -38,7 +38,8 @@ describe('worker NWC client against the demo wallet service', () => {
 
   it('reads the balance, pays an invoice and lists the payment', async () => {
     const parts = parseNwcUri(uri);
-    expect(parts).toBeDefined();
+    // The demo wallet's URI names its service key, a fresh client secret and our own relay.
+    expect(parts).toMatchObject({ walletPubkey: expect.stringMatching(/^[0-9a-f]{64}$/), secret: expect.stringMatching(/^[0-9a-f]{64}$/), relays: [`${t.base.replace('http', 'ws')}/relay`] });
     expect((await walletDetails(parts!, socket)).balanceSats).toBe(100_000);
     const meta = jsonOf<{ callback: string }>(await http('GET', `${t.base}/.well-known/lnurlp/bob`));
     const { pr } = jsonOf<{ pr: string }>(await http('GET', `${meta.callback}?amount=21000`));

@@ -24,6 +24,8 @@ describe('readConfig', () => {
       fetchPrivateAddresses: false,
       demoPublic: false,
       demoLightning: true,
+      mint: true,
+      mintKeysetDays: 30,
       limits: {
         heartbeatMs: 30_000,
         idleTimeoutMs: 75_000,
@@ -78,5 +80,12 @@ describe('readConfig', () => {
     expect(readConfig({ HOST: '0.0.0.0', DEMO_PUBLIC: '1' }).demoLightning).toBe(true);
     expect(readConfig({ HOST: '127.0.0.1', DEMO_LIGHTNING: '0' }).demoLightning).toBe(false);
     expect(readConfig({ DEMO: '0' }).demoLightning).toBe(false);
+  });
+  it('runs the mint with the demo lightning network it is backed by; MINT=0 turns it off', () => {
+    expect(readConfig({ HOST: '127.0.0.1' }).mint).toBe(true);
+    expect(readConfig({ HOST: '127.0.0.1', MINT: '0' }).mint).toBe(false);
+    expect(readConfig({ HOST: '127.0.0.1', DEMO_LIGHTNING: '0', MINT: '1' }).mint).toBe(false);
+    expect(readConfig({ HOST: '0.0.0.0' }).mint).toBe(false);
+    expect(() => readConfig({ MINT_KEYSET_DAYS: '-1' })).toThrow(/MINT_KEYSET_DAYS/);
   });
 });

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { nip19 } from 'nostr-tools';
 import type { NostrEvent } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
-import { eventsByIds, profilesOf, statsByIds } from '../data.ts';
+import { eventsByIds, profileDisplayName, profilesOf, statsByIds } from '../data.ts';
 import { ADVANCED_FEEDS } from '../defaults.ts';
 import { synthetic } from '../enrich.ts';
 import type { Command } from '../registry.ts';
@@ -44,16 +44,6 @@ export async function recentArticles(db: Queryable, limit = ARTICLE_WINDOW): Pro
 
 const tagValue = (ev: NostrEvent, name: string) => ev.tags.find((t) => t[0] === name && typeof t[1] === 'string')?.[1] ?? '';
 
-function profileName(ev: NostrEvent | undefined): string {
-  if (!ev) return '';
-  try {
-    const p = JSON.parse(ev.content) as Record<string, unknown>;
-    for (const k of ['display_name', 'displayName', 'name']) if (typeof p[k] === 'string' && p[k]) return p[k] as string;
-  } catch {
-    // A profile with broken JSON still has a pubkey to show.
-  }
-  return '';
-}
 
 const readsTopics: Command = async (_args, { ctx }) => {
   const counts = new Map<string, number>();
@@ -172,7 +162,7 @@ const suggestedUsers: Command = async (_args, { ctx }) => {
         .slice(0, GROUP_SIZE)
         .map((pubkey) => {
           shown.add(pubkey);
-          return { pubkey, name: profileName(profiles.get(pubkey)) };
+          return { pubkey, name: profileDisplayName(profiles.get(pubkey)) };
         }),
     }))
     .filter((g) => g.members.length > 0);

@@ -6,7 +6,7 @@
 import type { CacheObject } from '../data.ts';
 import type { Command, SpecFeed } from '../registry.ts';
 import { exploreZapsSpecFeed, hallOfFameSpecFeed } from './explore.ts';
-import { allNotesSpecFeed, authorSpecFeed, latestSpecFeed, parseSpec, rankedSpecFeed, unknownSpecFeed } from './feeds.ts';
+import { allNotesSpecFeed, authorSpecFeed, checkSpecArgs, latestSpecFeed, parseSpec, rankedSpecFeed, unknownSpecFeed } from './feeds.ts';
 import { readsSpecFeed } from './reads.ts';
 import { READS_SEARCH_SCOPES, readsSearchQuery, SAVED_SEARCHES, searchSpecFeed } from './search.ts';
 
@@ -17,6 +17,8 @@ export interface FeedSpecRule {
   answers: string;
   matches(spec: Spec): boolean;
   feed: SpecFeed;
+  /** Search rules read kinds and paging with the search grammar's own rules. */
+  searches?: true;
 }
 
 const isReads = (spec: Spec) => spec.kind === 'reads' || spec.id === 'reads-feed';
@@ -27,9 +29,9 @@ const idIs =
 
 export const FEED_SPEC_RULES: readonly FeedSpecRule[] = [
   // Search first: a reads spec of a search scope is a search, not the reads listing.
-  { answers: 'search', matches: (spec) => spec.id === 'search' && spec.kind !== 'reads', feed: searchSpecFeed((s) => s.str('query', '')) },
-  { answers: 'reads search', matches: (spec) => isReads(spec) && READS_SEARCH_SCOPES.has(spec.scope), feed: searchSpecFeed(readsSearchQuery) },
-  ...[...SAVED_SEARCHES].map(([id, query]) => ({ answers: id, matches: idIs(id), feed: searchSpecFeed(query) })),
+  { answers: 'search', matches: (spec) => spec.id === 'search' && spec.kind !== 'reads', feed: searchSpecFeed((s) => s.str('query', '')), searches: true },
+  { answers: 'reads search', matches: (spec) => isReads(spec) && READS_SEARCH_SCOPES.has(spec.scope), feed: searchSpecFeed(readsSearchQuery), searches: true },
+  ...[...SAVED_SEARCHES].map(([id, query]) => ({ answers: id, matches: idIs(id), feed: searchSpecFeed(query), searches: true as const })),
   { answers: 'reads', matches: (spec) => isReads(spec) && (spec.scope === undefined || spec.scope === 'zappedbyfollows'), feed: readsSpecFeed },
   { answers: 'hall-of-fame-notes', matches: idIs('hall-of-fame-notes'), feed: hallOfFameSpecFeed },
   { answers: 'explore-zaps', matches: idIs('explore-zaps'), feed: exploreZapsSpecFeed },
@@ -48,7 +50,9 @@ export function resolveFeedSpec(spec: Spec): FeedSpecRule {
 
 const megaFeedDirective: Command = async (args, env): Promise<CacheObject[]> => {
   const spec = parseSpec(args.raw.spec);
-  return resolveFeedSpec(spec).feed(args, spec, env);
+  const rule = resolveFeedSpec(spec);
+  if (!rule.searches) checkSpecArgs(args, spec);
+  return rule.feed(args, spec, env);
 };
 
 export const feedSpecCommands: [string, Command][] = [['mega_feed_directive', megaFeedDirective]];

@@ -108,7 +108,7 @@ function readNotes(a: Args, name: string, fallback: NotesType): NotesType {
   return notes as NotesType;
 }
 
-function readPage(args: Args, fallbackLimit: number): Page {
+export function readPage(args: Args, fallbackLimit: number): Page {
   return { since: args.optBound('since'), until: args.optBound('until'), limit: args.limit(fallbackLimit), offset: args.offset() };
 }
 
@@ -191,6 +191,15 @@ export const authorSpecFeed: SpecFeed = async (args, spec, { ctx }) => {
 };
 
 /** Unknown feeds still answer with data, so clients stop waiting (our decision over S §3.1). */
+/**
+ * A non-search spec's `kinds` and the paging arguments are checked before any rule answers, so
+ * every such feed (reads and explore ones too) refuses a bad one with the same NOTICE.
+ */
+export function checkSpecArgs(args: Args, spec: Record<string, unknown>): void {
+  new Args(spec).optKinds();
+  readPage(args, 20);
+}
+
 export const unknownSpecFeed: SpecFeed = async () => [range('created_at', [])];
 
 export const feedCommands: [string, Command][] = [

@@ -4,22 +4,19 @@
  * The viewer's own actions are highlighted and counted at once; guests get the login modal.
  */
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { displayName } from '../../../core/profile';
 import { useTranslation } from 'react-i18next';
 import type { FeedNote, ReactionTab } from '../../../core/types';
 import { useActingPubkey } from '../../lib/account';
 import { formatCount } from '../../lib/format';
 import { NOTE_NS } from '../../lib/noteI18n';
 import { openComposer, openLogin } from '../../lib/overlays';
-import { BookmarkIcon, LikeIcon, ReplyIcon, RepostIcon, ZapIcon } from '../Icons';
-import { ACTIONS_NS, likeNote, toggleBookmark, useNoteViewer, zapNote } from './state';
-import { useAccount } from '../../lib/account';
-import { zapDefaultOf } from '../../lib/zapSettings';
+import { BookmarkIcon, LikeIcon, ReplyIcon, RepostIcon } from '../Icons';
+import { ACTIONS_NS, likeNote, noteZapTarget, toggleBookmark, useNoteViewer } from './state';
+import { ZapButton } from './ZapButton';
 import '../../styles/actions.css';
 
 const RepostMenu = lazy(() => import('./RepostMenu'));
-const ZapModal = lazy(() => import('./ZapModal'));
-/** A press this long on the zap button opens the custom zap instead of sending the default one. */
-const LONG_PRESS_MS = 500;
 
 type CountKind = 'likes' | 'reposts' | 'zaps';
 const TAB_OF: Record<CountKind, ReactionTab> = { likes: 'reactions', reposts: 'reposts', zaps: 'zaps' };
@@ -32,20 +29,6 @@ export function NoteActionBar({ note, onOpen }: { note: FeedNote; onOpen: (tab: 
   const viewer = useNoteViewer(note);
   const { stats } = viewer;
   const [repostOpen, setRepostOpen] = useState(false);
-  const [zapOpen, setZapOpen] = useState(false);
-  const settings = useAccount()?.settings.settings;
-  const pressTimer = useRef<number | undefined>(undefined);
-  const longPressed = useRef(false);
-  const quickZap = () => void zapNote(note, (({ amount, message }) => ({ amountSats: amount, comment: message }))(zapDefaultOf(settings ?? {})));
-  const startPress = () => {
-    longPressed.current = false;
-    window.clearTimeout(pressTimer.current);
-    pressTimer.current = window.setTimeout(() => {
-      longPressed.current = true;
-      if (acting) setZapOpen(true);
-    }, LONG_PRESS_MS);
-  };
-  const endPress = () => window.clearTimeout(pressTimer.current);
   const repostButton = useRef<HTMLButtonElement>(null);
   const locale = i18n.resolvedLanguage;
 
@@ -126,34 +109,8 @@ export function NoteActionBar({ note, onOpen }: { note: FeedNote; onOpen: (tab: 
         {count('likes', viewer.liked)}
       </li>
       <li className={`note-bar-item note-bar-zaps${viewer.zapped ? ' is-active' : ''}`}>
-        <button
-          type="button"
-          className="note-act note-act-zap"
-          aria-label={ta('bar.zap')}
-          title={ta('bar.zap')}
-          onPointerDown={startPress}
-          onPointerUp={endPress}
-          onPointerLeave={endPress}
-          onContextMenu={(e) => {
-            e.preventDefault();
-            act(() => setZapOpen(true))();
-          }}
-          onClick={act(() => {
-            if (!longPressed.current) quickZap();
-            longPressed.current = false;
-          })}
-        >
-          <ZapIcon size={18} />
-        </button>
-        <button type="button" className="note-act note-act-zap-custom" aria-label={ta('bar.zapCustom')} title={ta('bar.zapCustom')} aria-haspopup="dialog" onClick={act(() => setZapOpen(true))}>
-          <span aria-hidden="true">▾</span>
-        </button>
+        <ZapButton target={noteZapTarget(note)} name={displayName(note.author)} />
         {count('zaps', viewer.zapped)}
-        {zapOpen && (
-          <Suspense fallback={null}>
-            <ZapModal note={note} onClose={() => setZapOpen(false)} />
-          </Suspense>
-        )}
       </li>
       <li className={`note-bar-item note-bar-bookmark${viewer.bookmarked ? ' is-active' : ''}`}>
         <button

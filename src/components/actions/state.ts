@@ -7,9 +7,11 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import hu from '../../../locales/hu/actions.json';
 import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
-import type { FeedNote, NoteStats } from '../../../core/types';
+import type { FeedNote, NostrEvent, NoteStats, Profile, ZapResult } from '../../../core/types';
 import { accountAction, fullApi, useAccount } from '../../lib/account';
-import { bookmarkTag, coordinateOf, hasBookmark, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
+import { bookmarkTag, coordinateOf, hasBookmark, plainEvent, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
+import { payWithWebln, weblnPays } from '../../lib/webln';
+import { Comlink } from '../../worker-client';
 import { toastError } from '../../lib/toast';
 
 // The card's own strings are few; the menu and the dialogs bring theirs in their own chunk.
@@ -98,17 +100,12 @@ export function useNoteViewer(note: FeedNote): NoteViewer {
   useEffect(() => {
     if (bookmarkSettled) setPending(note.event.id, { bookmarked: undefined, bookmarkDone: undefined });
   }, [bookmarkSettled, note.event.id]);
-  // A zap sent here shows at once; once the receipt is counted by the server the local part goes.
-  const zapSettled = local?.zapSats !== undefined && note.stats.satszapped >= (local.zapBase ?? 0) + local.zapSats;
-  useEffect(() => {
-    if (zapSettled) setPending(note.event.id, { zapSats: undefined, zapCount: undefined, zapBase: undefined });
-  }, [zapSettled, note.event.id]);
-  const zapping = local?.zapSats !== undefined && !zapSettled;
-  const viewer: ViewerState = { liked, reposted, replied: !!server?.replied, zapped: !!server?.zapped || zapping };
+  const zap = useZapPending(note.event.id, note.stats.satszapped);
+  const viewer: ViewerState = { liked, reposted, replied: !!server?.replied, zapped: !!server?.zapped || zap.zapping };
   const stats = shownStats(note.stats, server, viewer);
-  if (zapping) {
-    stats.satszapped = Math.max(stats.satszapped, (local.zapBase ?? 0) + (local.zapSats ?? 0));
-    stats.zaps += local.zapCount ?? 0;
+  if (zap.zapping) {
+    stats.satszapped = zap.sats;
+    stats.zaps += zap.count;
   }
   return { ...viewer, bookmarked, stats };
 }
@@ -126,40 +123,86 @@ export async function likeNote(note: FeedNote, alreadyLiked: boolean): Promise<v
   toastError(i18n.t('toast.likeFailed', { ns: ACTIONS_NS }));
 }
 
+/**
+ * The zaps sent from this tab that the server's `serverSats` does not show yet: the sats to show and
+ * the count to add. Once the receipts are counted (the server's sum reached them) the local part goes.
+ */
+export function useZapPending(key: string, serverSats: number): { zapping: boolean; sats: number; count: number } {
+  const local = usePending().get(key);
+  const settled = local?.zapSats !== undefined && serverSats >= (local.zapBase ?? 0) + local.zapSats;
+  useEffect(() => {
+    if (settled) setPending(key, { zapSats: undefined, zapCount: undefined, zapBase: undefined });
+  }, [settled, key]);
+  if (local?.zapSats === undefined || settled) return { zapping: false, sats: serverSats, count: 0 };
+  return { zapping: true, sats: Math.max(serverSats, (local.zapBase ?? 0) + local.zapSats), count: local.zapCount ?? 0 };
+}
+
 export interface ZapChoice {
   amountSats: number;
   comment: string;
 }
 
+/** What is zapped: a note or article (`event`), or a person's profile (no event). */
+export interface ZapTarget {
+  /** Where the optimistic count is kept: the event id, or `p:` and the pubkey for a profile. */
+  key: string;
+  /** The server's sats for it when the zap starts. */
+  serverSats: number;
+  recipient: string;
+  lud16: string;
+  lud06: string;
+  event?: NostrEvent;
+}
+
+export function noteZapTarget(note: FeedNote): ZapTarget {
+  return { key: note.event.id, serverSats: note.stats.satszapped, recipient: note.event.pubkey, lud16: note.author.lud16, lud06: note.author.lud06, event: note.event };
+}
+
+export function profileZapTarget(profile: Pick<Profile, 'pubkey' | 'lud16' | 'lud06'>, serverSats: number): ZapTarget {
+  return { key: `p:${profile.pubkey}`, serverSats, recipient: profile.pubkey, lud16: profile.lud16, lud06: profile.lud06 };
+}
+
+function rollBack(key: string, sats: number): void {
+  const now = pending.get(key);
+  const left = (now?.zapSats ?? 0) - sats;
+  setPending(key, left > 0 ? { zapSats: left, zapCount: Math.max(0, (now?.zapCount ?? 1) - 1) } : { zapSats: undefined, zapCount: undefined, zapBase: undefined });
+}
+
 /**
- * A zap of a note paid by the active wallet (worker: LNURL-pay, NIP-57 request, NWC). The count and
- * the zapped state change at once and roll back with the spec's 'zap fail' toast.
+ * A zap paid by the chosen wallet (worker: LNURL-pay, NIP-57 request, NWC; or WebLN in this tab).
+ * The count and the zapped state change at once and roll back with the spec's 'zap fail' toast; a
+ * split zap that reached only some recipients keeps their part and says so.
  */
-export async function zapNote(note: FeedNote, choice: ZapChoice): Promise<boolean> {
-  const id = note.event.id;
-  const before = pending.get(id);
-  if (!note.author.lud16 && !note.author.lud06) {
+export async function sendZap(target: ZapTarget, choice: ZapChoice): Promise<boolean> {
+  const { key } = target;
+  if (!target.lud16 && !target.lud06) {
     toastError(i18n.t('toast.cannotZap', { ns: ACTIONS_NS }));
     return false;
   }
-  setPending(id, {
-    zapBase: before?.zapBase ?? note.stats.satszapped,
+  const before = pending.get(key);
+  setPending(key, {
+    zapBase: before?.zapBase ?? target.serverSats,
     zapSats: (before?.zapSats ?? 0) + choice.amountSats,
     zapCount: (before?.zapCount ?? 0) + 1,
   });
   const api = await fullApi();
-  const result = await api
-    .zap({ recipient: note.event.pubkey, lud16: note.author.lud16, lud06: note.author.lud06, event: note.event, amountSats: choice.amountSats, comment: choice.comment })
-    .catch(() => ({ status: 'failed' as const, reason: 'failed' }));
+  const input = { recipient: target.recipient, lud16: target.lud16, lud06: target.lud06, amountSats: choice.amountSats, comment: choice.comment, ...(target.event ? { event: plainEvent(target.event) } : {}) };
+  const result: ZapResult = await (weblnPays() ? api.zap(input, Comlink.proxy(payWithWebln)) : api.zap(input)).catch(() => ({ status: 'failed' as const, reason: 'failed', paidSats: 0 }));
   if (result.status === 'paid') return true;
-  const now = pending.get(id);
-  const sats = (now?.zapSats ?? 0) - choice.amountSats;
-  setPending(id, sats > 0 ? { zapSats: sats, zapCount: Math.max(0, (now?.zapCount ?? 1) - 1) } : { zapSats: undefined, zapCount: undefined, zapBase: undefined });
+  if (result.status === 'partial' && result.parts) {
+    rollBack(key, choice.amountSats - result.paidSats);
+    const paid = result.parts.filter((p) => p.status === 'paid').length;
+    toastError(i18n.t('toast.zapPartial', { ns: ACTIONS_NS, paid, count: result.parts.length }));
+    return true;
+  }
+  rollBack(key, choice.amountSats);
   if (result.reason === 'no-address') toastError(i18n.t('toast.cannotZap', { ns: ACTIONS_NS }));
   else if (result.reason === 'no-wallet') toastError(i18n.t('toast.noWallet', { ns: ACTIONS_NS }));
   else toastError(i18n.t('toast.zapFailed', { ns: ACTIONS_NS }));
   return false;
 }
+
+export const zapNote = (note: FeedNote, choice: ZapChoice): Promise<boolean> => sendZap(noteZapTarget(note), choice);
 
 export async function toggleBookmark(note: FeedNote, bookmarked: boolean): Promise<void> {
   const id = note.event.id;

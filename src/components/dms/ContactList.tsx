@@ -27,7 +27,7 @@ function ContactRow({ contact, me, selected, onSelect }: { contact: DmContact; m
   const cnt = contact.dmInfo.cnt;
   const at = contact.dmInfo.latest_at;
   let preview = t('noPreview');
-  if (contact.preview !== undefined) preview = contact.latest?.pubkey === me ? t('youPrefix', { text: previewText(contact.preview) }) : previewText(contact.preview);
+  if (contact.preview !== undefined) preview = (contact.latestSender ?? contact.latest?.pubkey) === me ? t('youPrefix', { text: previewText(contact.preview) }) : previewText(contact.preview);
   return (
     <li>
       <button
@@ -35,6 +35,7 @@ function ContactRow({ contact, me, selected, onSelect }: { contact: DmContact; m
         className="dm-contact"
         data-pubkey={contact.pubkey}
         data-unread={cnt}
+        data-private={contact.latestPrivate ? 'true' : undefined}
         aria-current={selected ? 'true' : undefined}
         onClick={() => onSelect(contact.pubkey)}
       >
@@ -49,7 +50,10 @@ function ContactRow({ contact, me, selected, onSelect }: { contact: DmContact; m
             )}
           </span>
           <span className="dm-contact-bottom">
-            <span className="dm-contact-preview">{preview}</span>
+            <span className="dm-contact-preview">
+              {contact.latestPrivate && <span className="visually-hidden">{t('privateMark')}: </span>}
+              {preview}
+            </span>
             {cnt > 0 && (
               <span className="dm-unread">
                 <span aria-hidden="true">{formatBadgeCount(cnt)}</span>

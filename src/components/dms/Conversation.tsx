@@ -28,7 +28,7 @@ export function useReasonText(): (reason: string | undefined) => string {
   const { t } = useTranslation(DMS_NS);
   return (reason) => {
     const r = reason ?? '';
-    const known = ['encrypt-no-nsec', 'decrypt-no-nsec', 'no_nostr_extension', 'sign-no-nsec', 'timeout', 'no-conversation', 'closed'];
+    const known = ['encrypt-no-nsec', 'decrypt-no-nsec', 'no_nostr_extension', 'sign-no-nsec', 'timeout', 'no-conversation', 'closed', 'no-inbox-relays', 'nip44-unsupported', 'nip04-unsupported'];
     return known.includes(r) ? t(`errors.${r}`) : t('errors.unknown', { reason: r });
   };
 }
@@ -77,9 +77,10 @@ function useMentioned(shown: ShownMessage[], peer: string, profile: Profile): Re
 }
 
 function Bubble({ message, mine, locale, profiles, onRetry }: { message: ShownMessage; mine: boolean; locale: string; profiles: Record<string, Profile>; onRetry: (id: number) => void }) {
+  const { t } = useTranslation(DMS_NS);
   const time = clockTime(message.created_at, locale);
   return (
-    <li className={mine ? 'dm-bubble dm-mine' : 'dm-bubble'} data-id={message.key} data-status={message.outgoing?.status}>
+    <li className={mine ? 'dm-bubble dm-mine' : 'dm-bubble'} data-id={message.key} data-status={message.outgoing?.status} data-private={message.private ? 'true' : undefined}>
       <div className="dm-bubble-text">
         <NoteContent content={message.content} profiles={profiles} />
       </div>
@@ -87,6 +88,11 @@ function Bubble({ message, mine, locale, profiles, onRetry }: { message: ShownMe
         <time dateTime={new Date(message.created_at * 1000).toISOString()} title={formatFullDate(message.created_at, locale)}>
           {time}
         </time>
+        {message.private && (
+          <span className="dm-private-mark" title={t('privateTitle')}>
+            {t('privateMark')}
+          </span>
+        )}
         {message.outgoing && <OutgoingStatus outgoing={message.outgoing} onRetry={onRetry} />}
       </span>
     </li>
@@ -119,6 +125,7 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
   const reasonText = useReasonText();
   const profiles = useMentioned(shown, peer, profile);
   const decryptError = snapshot.selected === peer ? snapshot.decryptError : undefined;
+  const protocol = snapshot.selected === peer ? snapshot.protocol : undefined;
   const dayFormat = useMemo(() => new Intl.DateTimeFormat(locale, { dateStyle: 'long' }), [locale]);
 
   const box = useRef<HTMLDivElement>(null);
@@ -193,6 +200,11 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
           <Avatar profile={profile} name={name} size={40} />
           <h2 className="dm-peer-name">{name}</h2>
         </Link>
+        {protocol && (
+          <span className="dm-protocol" data-protocol={protocol} title={t(`protocolHint.${protocol}`)}>
+            {t(`protocol.${protocol}`)}
+          </span>
+        )}
       </header>
       <div
         ref={box}
@@ -212,7 +224,7 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
         )}
         {body}
       </div>
-      <DmComposer key={peer} peer={peer} disabled={!canSend} onSend={onSend} />
+      <DmComposer key={peer} peer={peer} disabled={!canSend} onSend={onSend} protocol={protocol} />
     </section>
   );
 }

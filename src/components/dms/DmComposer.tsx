@@ -18,7 +18,7 @@ import { DMS_NS } from './ns';
 /** The draft key of a conversation in the account's noteDraft map (note drafts use event ids or 'root'). */
 export const dmDraftKey = (peer: string) => `dm:${peer}`;
 
-export function DmComposer({ peer, disabled, onSend }: { peer: string; disabled: boolean; onSend: (text: string) => void }) {
+export function DmComposer({ peer, disabled, onSend, protocol }: { peer: string; disabled: boolean; onSend: (text: string) => void; protocol?: 'nip17' | 'nip04' }) {
   const { t } = useTranslation(DMS_NS);
   const id = useId();
   const listId = `${id}-mentions`;
@@ -79,7 +79,7 @@ export function DmComposer({ peer, disabled, onSend }: { peer: string; disabled:
           className="dm-textarea"
           rows={1}
           value={text}
-          placeholder={t('composer.placeholder')}
+          placeholder={t(protocol === 'nip17' ? 'composer.placeholderPrivate' : 'composer.placeholder')}
           aria-describedby={`${id}-hint`}
           aria-autocomplete="list"
           aria-controls={mention.open ? listId : undefined}

@@ -7,6 +7,8 @@ export interface ShownMessage {
   sender: string;
   content: string;
   created_at: number;
+  /** A NIP-17 private message. */
+  private?: boolean;
   outgoing?: DmOutgoing;
 }
 
@@ -28,7 +30,7 @@ function dayOf(seconds: number): string {
 
 /** The fetched messages (oldest first) then the outbox entries for this peer, as written. */
 export function shownMessages(messages: DirectMessage[], outbox: DmOutgoing[], peer: string, me: string): ShownMessage[] {
-  const shown: ShownMessage[] = messages.map((m) => ({ key: m.id, sender: m.sender, content: m.content, created_at: m.created_at }));
+  const shown: ShownMessage[] = messages.map((m) => ({ key: m.id, sender: m.sender, content: m.content, created_at: m.created_at, private: m.private }));
   const have = new Set(messages.map((m) => m.id));
   for (const o of outbox) {
     // A sent message already fetched is shown once, from the conversation.

@@ -1,7 +1,13 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TokenSummary } from '../../../core/types';
 import { decodeCashu } from '../../lib/content';
 import { NOTE_NS } from '../../lib/noteI18n';
+import { fullApi, useActingPubkey } from '../../lib/account';
+import { confirmDialog } from '../../lib/overlays';
+import { toastError, toastSuccess } from '../../lib/toast';
+import { ECASH_NS } from '../ecash/i18n';
+import { ecashErrorKey } from '../ecash/useEcash';
 import { CopyButton } from './CopyButton';
 
 function mintHost(mint: string): string {
@@ -12,10 +18,62 @@ function mintHost(mint: string): string {
   }
 }
 
-/** An ecash token written into a note: its total and mint, read from the token itself. */
+/** cashuA is read here; cashuB (CBOR) by the worker's decoder, so the tab does not load it. */
+function useTokenSummary(token: string): TokenSummary | null | undefined {
+  const local = useMemo(() => (token.startsWith('cashuA') ? decodeCashu(token) : undefined), [token]);
+  const [remote, setRemote] = useState<TokenSummary | null | undefined>(undefined);
+  useEffect(() => {
+    if (local !== undefined) return;
+    let live = true;
+    void fullApi()
+      .then((api) => api.ecashDecode(token))
+      .then((s) => live && setRemote(s))
+      .catch(() => live && setRemote(null));
+    return () => {
+      live = false;
+    };
+  }, [token, local]);
+  return local !== undefined ? local : remote;
+}
+
+/** Spec: redeeming ecash asks first; the worker swaps the token at its mint into fresh proofs. */
+function RedeemButton({ token, info }: { token: string; info: TokenSummary }) {
+  const { t, i18n } = useTranslation(ECASH_NS);
+  const acting = useActingPubkey();
+  const [state, setState] = useState<'idle' | 'busy' | 'done' | 'spent'>('idle');
+  if (!acting) return null;
+  if (state === 'done') return <span className="note-card-paid" role="status">{t('card.redeemed', { amount: info.amount.toLocaleString(i18n.resolvedLanguage ?? 'hu') })}</span>;
+  if (state === 'spent') return <span className="note-card-meta is-expired" role="status">{t('card.alreadySpent')}</span>;
+  const redeem = async () => {
+    const ok = await confirmDialog({
+      title: t('card.confirmTitle'),
+      message: t('card.confirmMessage', { amount: info.amount.toLocaleString(i18n.resolvedLanguage ?? 'hu'), mint: mintHost(info.mint) }),
+      confirmLabel: t('card.redeem'),
+    });
+    if (!ok) return;
+    setState('busy');
+    const r = await (await fullApi()).ecashReceive(token).catch(() => ({ ok: false as const, failure: 'network' as const, message: '' }));
+    if (r.ok) {
+      setState('done');
+      toastSuccess(t('card.redeemed', { amount: r.amount.toLocaleString(i18n.resolvedLanguage ?? 'hu') }));
+    } else if (r.failure === 'spent') setState('spent');
+    else {
+      setState('idle');
+      toastError(r.failure === 'invalid' ? t(ecashErrorKey(r)) : `${t(ecashErrorKey(r))} ${t('card.failedSaved')}`);
+    }
+  };
+  return (
+    <button type="button" className="button note-card-pay" disabled={state === 'busy'} onClick={() => void redeem()}>
+      {state === 'busy' ? t('card.redeeming') : t('card.redeem')}
+    </button>
+  );
+}
+
+/** An ecash token written into a note: its total, mint and memo, and a redeem button for a signed-in reader. */
 export function CashuCard({ token }: { token: string }) {
   const { t, i18n } = useTranslation(NOTE_NS);
-  const info = useMemo(() => decodeCashu(token), [token]);
+  const info = useTokenSummary(token);
+  if (info === undefined) return <span className="note-card note-card-cashu" aria-busy="true" />;
   if (!info) {
     return (
       <span className="note-card note-card-invalid" role="note">
@@ -39,6 +97,7 @@ export function CashuCard({ token }: { token: string }) {
         {info.memo && <span className="note-card-description">{info.memo}</span>}
         <span className="note-card-meta">{t('cashu.mint', { mint: mintHost(info.mint) })}</span>
       </span>
+      <RedeemButton token={token} info={info} />
       <CopyButton value={token} label={t('cashu.copy')} copiedLabel={t('cashu.copied')} />
     </section>
   );

@@ -8,8 +8,11 @@ import { CopyButton } from './CopyButton';
 import { QrCode } from '../QrCode';
 import { fullApi, useActingPubkey } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
-import { toastError } from '../../lib/toast';
-import { useWallet } from '../wallet/useWallet';
+import { toastError, toastSuccess } from '../../lib/toast';
+import { payWithWebln } from '../../lib/webln';
+import { ECASH_NS } from '../ecash/i18n';
+import { ecashErrorKey, useEcash } from '../ecash/useEcash';
+import { usePayer } from '../wallet/usePayer';
 
 interface Invoice {
   sats?: number;
@@ -56,36 +59,83 @@ export default function InvoiceCard({ invoice }: { invoice: string }) {
   return <InvoiceBody invoice={invoice} info={info} expired={expired} locale={locale} />;
 }
 
-/** Spec: paying an invoice asks first; the active wallet pays it in the worker. */
+/**
+ * Spec: paying an invoice asks first. The payers are the lightning wallet (the tab's WebLN when
+ * chosen, else the active NWC connection, paid in the worker) and the ecash wallet when it holds
+ * enough (melt: the fee quote is shown in the confirm).
+ */
 function PayArea({ invoice, info, locale }: { invoice: string; info: Invoice; locale: string }) {
   const { t } = useTranslation(NOTE_NS);
+  const { t: te } = useTranslation(ECASH_NS);
   const acting = useActingPubkey();
-  const wallet = useWallet();
+  const lightning = usePayer();
+  const ecash = useEcash();
   const [state, setState] = useState<'idle' | 'paying' | 'paid'>('idle');
-  const payer = wallet?.connections.find((c) => c.id === wallet.active);
+  const [choice, setChoice] = useState<'lightning' | 'ecash' | null>(null);
+  const ecashOk = ecash?.state === 'ready' && info.sats !== undefined && ecash.total > info.sats;
   if (state === 'paid') return <span className="note-card-paid" role="status">{t('invoice.paid')}</span>;
-  if (!acting || !payer || info.sats === undefined) {
+  if (!acting || (!lightning && !ecashOk) || info.sats === undefined) {
     return <QrCode value={`lightning:${invoice}`} label={t('invoice.qr')} className="note-card-qr" />;
   }
-  const pay = async () => {
+  const payer = choice ?? (lightning ? 'lightning' : 'ecash');
+  const payLightning = async () => {
+    if (!lightning) return;
     const ok = await confirmDialog({
       title: t('invoice.confirmTitle'),
-      message: t('invoice.confirmMessage', { amount: (info.sats ?? 0).toLocaleString(locale), wallet: payer.name }),
+      message: t('invoice.confirmMessage', { amount: (info.sats ?? 0).toLocaleString(locale), wallet: lightning.name }),
       confirmLabel: t('invoice.pay'),
     });
     if (!ok) return;
     setState('paying');
-    const result = await (await fullApi()).payInvoice(invoice).catch(() => ({ status: 'failed' as const }));
+    // WebLN pays in this tab; an NWC connection in the worker.
+    const result =
+      lightning.kind === 'webln'
+        ? await payWithWebln(invoice).then(
+            () => ({ status: 'paid' as const }),
+            () => ({ status: 'failed' as const }),
+          )
+        : await (await fullApi()).payInvoice(invoice).catch(() => ({ status: 'failed' as const }));
     if (result.status === 'paid') setState('paid');
     else {
       setState('idle');
       toastError(t('invoice.payFailed'));
     }
   };
+  const payEcash = async () => {
+    setState('paying');
+    const api = await fullApi();
+    const q = await api.ecashMeltQuote(invoice).catch(() => ({ ok: false as const, failure: 'network' as const, message: '' }));
+    if (!q.ok) {
+      setState('idle');
+      return toastError(te(ecashErrorKey(q)));
+    }
+    const ok = await confirmDialog({
+      title: te('pay.confirmTitle'),
+      message: te('pay.confirmMessage', { amount: q.quote.amount.toLocaleString(locale), fee: q.quote.fee.toLocaleString(locale), mint: q.quote.mint }),
+      confirmLabel: t('invoice.pay'),
+    });
+    if (!ok) return setState('idle');
+    const r = await api.ecashMelt(invoice, q.quote).catch(() => ({ ok: false as const, failure: 'network' as const, message: '' }));
+    if (r.ok) {
+      setState('paid');
+      toastSuccess(te('pay.paid', { change: r.change.toLocaleString(locale) }));
+    } else {
+      setState('idle');
+      toastError(te(ecashErrorKey(r)));
+    }
+  };
   return (
-    <button type="button" className="button note-card-pay" disabled={state === 'paying'} onClick={() => void pay()}>
-      {t('invoice.pay')}
-    </button>
+    <span className="note-card-payers">
+      {lightning && ecashOk && (
+        <select className="form-input" aria-label={te('pay.payer')} value={payer} onChange={(e) => setChoice(e.target.value === 'ecash' ? 'ecash' : 'lightning')}>
+          <option value="lightning">{lightning.name}</option>
+          <option value="ecash">{te('pay.ecashWallet', { sats: (ecash?.total ?? 0).toLocaleString(locale) })}</option>
+        </select>
+      )}
+      <button type="button" className="button note-card-pay" disabled={state === 'paying'} onClick={() => void (payer === 'ecash' ? payEcash() : payLightning())}>
+        {state === 'paying' && payer === 'ecash' ? te('pay.quoting') : t('invoice.pay')}
+      </button>
+    </span>
   );
 }
 

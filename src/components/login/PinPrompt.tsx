@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fullApi } from '../../lib/account';
 import { toastSuccess } from '../../lib/toast';
+import { stopPushBeforeLogout } from '../../lib/push';
 import { Modal } from '../Modal';
 import { PinField } from './PinField';
 import './i18n';
@@ -18,6 +19,8 @@ function ForgotPin({ onBack, onDone }: { onBack: () => void; onDone: () => void 
   const forget = async () => {
     setWorking(true);
     try {
+      // The key is locked: the browser drops its subscription, the push service's 410 tells the server.
+      await stopPushBeforeLogout({ sign: false });
       await (await fullApi()).logout();
       toastSuccess(t('forgot.done'));
       onDone();

@@ -10,6 +10,8 @@ import { Avatar } from '../Avatar';
 import { VerifiedIcon, ZapIcon } from '../Icons';
 import { NoteContent } from '../NoteContent';
 import { FollowButton } from '../actions/FollowButton';
+import { profileZapTarget, useZapPending } from '../actions/state';
+import { ZapButton } from '../actions/ZapButton';
 import { Link } from 'wouter';
 import { useAccount } from '../../lib/account';
 import { formatJoinDate, websiteHref } from './format';
@@ -49,10 +51,12 @@ interface StatDef {
   tab?: ProfileTab;
 }
 
-function Stats({ stats, onTab }: { stats: UserStats | undefined; onTab: (tab: ProfileTab) => void }) {
+function Stats({ stats, pubkey, onTab }: { stats: UserStats | undefined; pubkey: string; onTab: (tab: ProfileTab) => void }) {
   const { t, i18n } = useTranslation('profile');
   const locale = i18n.resolvedLanguage ?? 'hu';
-  const s = stats;
+  // Zaps sent to this profile from this tab show at once, until the server counts their receipts.
+  const zap = useZapPending(`p:${pubkey}`, stats?.total_satszapped ?? 0);
+  const s = stats && zap.zapping ? { ...stats, total_satszapped: zap.sats, total_zap_count: (stats.total_zap_count ?? 0) + zap.count } : stats;
   const defs: StatDef[] = [
     { key: 'followers', value: s?.followers_count ?? 0, tab: 'followers' },
     { key: 'follows', value: s?.follows_count ?? 0, tab: 'follows' },
@@ -97,6 +101,17 @@ function MessageButton({ pubkey, name }: { pubkey: string; name: string }) {
   );
 }
 
+/** Zaps the person (a zap request with only their p tag); not offered on one's own profile. */
+function ProfileZap({ profile, stats, name }: { profile: Profile; stats: UserStats | undefined; name: string }) {
+  const own = useAccount()?.login.pubkey === profile.pubkey;
+  if (own) return null;
+  return (
+    <span className="profile-zap-actions">
+      <ZapButton target={profileZapTarget(profile, stats?.total_satszapped ?? 0)} name={name} className="button button-secondary profile-zap-button" />
+    </span>
+  );
+}
+
 export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQr }: ProfileHeaderProps) {
   const { t, i18n } = useTranslation('profile');
   const locale = i18n.resolvedLanguage ?? 'hu';
@@ -119,6 +134,7 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
             </svg>
             {t('qr.open')}
           </button>
+          <ProfileZap profile={profile} stats={stats} name={name} />
           <MessageButton pubkey={profile.pubkey} name={name} />
           <FollowButton pubkey={profile.pubkey} name={name} className="profile-follow" />
         </div>
@@ -170,7 +186,7 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
         )}
         {joinDate !== undefined && <li className="profile-joined">{t('details.joined', { date: formatJoinDate(joinDate, locale) })}</li>}
       </ul>
-      <Stats stats={stats} onTab={onTab} />
+      <Stats stats={stats} pubkey={profile.pubkey} onTab={onTab} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * /settings/network: relays with their live state, own and suggested relays, the caching
+ * /settings/network: relays with their live state, own and suggested relays, the NIP-17 inbox relays, the caching
  * service and its alternative, and the privacy proxy.
  */
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import '../../components/network/network.css';
 import { useAccount } from '../../lib/account';
 import { CacheServer } from '../../components/network/CacheServer';
 import { useRelays } from '../../components/network/hooks';
+import { InboxRelays } from '../../components/network/InboxRelays';
 import { OwnRelays } from '../../components/network/OwnRelays';
 import { ProxyOption } from '../../components/network/ProxyOption';
 import { RelaysSection } from '../../components/network/RelaysSection';
@@ -31,6 +32,7 @@ export default function NetworkSettings() {
     <div className="mod-page">
       <RelaysSection relays={relays} busy={busy} run={run} />
       <OwnRelays pubkey={pubkey} relays={relays ?? []} busy={busy} run={run} />
+      <InboxRelays pubkey={pubkey} busy={busy} run={run} />
       <CacheServer />
       <ProxyOption busy={busy} run={run} />
     </div>

@@ -7,6 +7,7 @@
 import { useTranslation } from 'react-i18next';
 import { settingsAction, useAccount, useActingPubkey } from '../../lib/account';
 import { SETTINGS_NS } from '../../components/settings/i18n';
+import { PushSettings } from '../../components/settings/PushSettings';
 import { LoginPrompt, loginPending, SettingsLoading, SettingsSection, SettingsStatus, SwitchRow } from '../../components/settings/common';
 
 const GROUPS = {
@@ -67,6 +68,7 @@ export default function NotificationsSettings() {
   return (
     <div className="settings-form">
       <SettingsStatus warning={warning} />
+      <PushSettings pubkey={pubkey} inApp={types} />
       <p className="form-hint">{t('notifications.intro')}</p>
       {(Object.keys(GROUPS) as (keyof typeof GROUPS)[]).map((group) => (
         <SettingsSection key={group} title={t(`notifications.groups.${group}`)} hint={t(`notifications.groupHints.${group}`)}>

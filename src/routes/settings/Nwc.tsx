@@ -15,6 +15,7 @@ import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { SignInPrompt } from '../../components/moderation/SignInPrompt';
 import { useDemoLightning, useWallet } from '../../components/wallet/useWallet';
+import { chooseWebln, useWebln } from '../../lib/webln';
 
 function errorText(t: (k: string) => string, code: string | undefined): string {
   if (code === 'invalid-uri') return t('nwc.invalidUri');
@@ -100,7 +101,15 @@ function ConnectionRow({ c, active, busy, run }: { c: PublicConnection; active: 
       </div>
       <div className="mod-row-actions">
         {!active && (
-          <button type="button" className="button button-secondary" disabled={busy} onClick={() => void act({ type: 'activate', id: c.id })}>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={busy}
+            onClick={() => {
+              chooseWebln(false);
+              void act({ type: 'activate', id: c.id });
+            }}
+          >
             {t('nwc.activate')}
           </button>
         )}
@@ -118,11 +127,42 @@ function ConnectionRow({ c, active, busy, run }: { c: PublicConnection; active: 
   );
 }
 
+/**
+ * The browser's own wallet (WebLN), offered beside the NWC connections when the page has one. It
+ * pays in the tab; choosing it is kept in this browser, choosing a connection again turns it off.
+ */
+function WeblnRow() {
+  const { t } = useTranslation('settings');
+  const { available, active } = useWebln();
+  if (!available) return null;
+  return (
+    <li className="mod-row nwc-row" data-testid="nwc-webln">
+      <div className="nwc-row-main">
+        <strong className="nwc-name">{t('nwc.weblnName')}</strong>
+        {active && <span className="nwc-active-badge">{t('nwc.active')}</span>}
+        <span className="nwc-relay">{t('nwc.weblnHint')}</span>
+      </div>
+      <div className="mod-row-actions">
+        {active ? (
+          <button type="button" className="button button-secondary" onClick={() => chooseWebln(false)}>
+            {t('nwc.weblnOff')}
+          </button>
+        ) : (
+          <button type="button" className="button button-secondary" onClick={() => chooseWebln(true)}>
+            {t('nwc.activate')}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
 export default function NwcSettings() {
   const { t } = useTranslation('settings');
   const account = useAccount();
   const wallet = useWallet();
   const demo = useDemoLightning();
+  const webln = useWebln();
   const [uri, setUri] = useState('');
   const [name, setName] = useState('');
   const [error, setError] = useState('');
@@ -166,14 +206,16 @@ export default function NwcSettings() {
         </h2>
         {wallet.state === 'loading' ? (
           <p className="mod-empty">{t('nwc.loading')}</p>
-        ) : wallet.connections.length === 0 ? (
-          <p className="mod-empty">{t('nwc.empty')}</p>
         ) : (
-          <ul className="mod-list">
-            {wallet.connections.map((c) => (
-              <ConnectionRow key={c.id} c={c} active={c.id === wallet.active} busy={busy} run={run} />
-            ))}
-          </ul>
+          <>
+            {wallet.connections.length === 0 && <p className="mod-empty">{t('nwc.empty')}</p>}
+            <ul className="mod-list">
+              <WeblnRow />
+              {wallet.connections.map((c) => (
+                <ConnectionRow key={c.id} c={c} active={c.id === wallet.active && !webln.active} busy={busy} run={run} />
+              ))}
+            </ul>
+          </>
         )}
         {wallet.saveError && <p className="mod-empty">{t('nwc.saveFailed')}</p>}
       </section>

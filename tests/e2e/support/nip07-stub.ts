@@ -2,11 +2,12 @@
  * A stand-in for a NIP-07 browser extension: window.nostr is defined in every page of the context
  * before the app's scripts run, as an extension's content script would. The key never enters the
  * page: each call crosses to the Node test process, which signs with nostr-tools (real BIP-340
- * Schnorr signatures) and encrypts with real NIP-04, and records what it was asked to sign.
+ * Schnorr signatures) and encrypts with real NIP-04 and NIP-44, and records what it was asked to sign.
  */
 import type { BrowserContext } from '@playwright/test';
 import { finalizeEvent, getPublicKey, type EventTemplate, type VerifiedEvent } from 'nostr-tools/pure';
 import * as nip04 from 'nostr-tools/nip04';
+import { v2 as nip44 } from 'nostr-tools/nip44';
 
 export interface Nip07Stub {
   pubkey: string;
@@ -17,7 +18,7 @@ export interface Nip07Stub {
 type Call =
   | { method: 'getPublicKey' }
   | { method: 'signEvent'; event: EventTemplate }
-  | { method: 'nip04.encrypt' | 'nip04.decrypt'; pubkey: string; text: string };
+  | { method: 'nip04.encrypt' | 'nip04.decrypt' | 'nip44.encrypt' | 'nip44.decrypt'; pubkey: string; text: string };
 
 const BINDING = '__strucc_nip07_stub';
 
@@ -32,6 +33,10 @@ function defineWindowNostr(binding: string): void {
       nip04: {
         encrypt: (pubkey: string, text: string) => call({ method: 'nip04.encrypt', pubkey, text }),
         decrypt: (pubkey: string, text: string) => call({ method: 'nip04.decrypt', pubkey, text }),
+      },
+      nip44: {
+        encrypt: (pubkey: string, text: string) => call({ method: 'nip44.encrypt', pubkey, text }),
+        decrypt: (pubkey: string, text: string) => call({ method: 'nip44.decrypt', pubkey, text }),
       },
     },
   });
@@ -54,6 +59,11 @@ export async function installNip07Stub(context: BrowserContext, secretKey: Uint8
         return nip04.encrypt(secretKey, call.pubkey, call.text);
       case 'nip04.decrypt':
         return nip04.decrypt(secretKey, call.pubkey, call.text);
+      // NIP-17 private messages: seals and gift wraps are NIP-44.
+      case 'nip44.encrypt':
+        return nip44.encrypt(call.text, nip44.utils.getConversationKey(secretKey, call.pubkey));
+      case 'nip44.decrypt':
+        return nip44.decrypt(call.text, nip44.utils.getConversationKey(secretKey, call.pubkey));
     }
   });
   await context.addInitScript(defineWindowNostr, BINDING);

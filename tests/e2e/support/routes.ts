@@ -59,6 +59,7 @@ export const SETTINGS_PAGES = [
   'network',
   'filters',
   'nwc',
+  'ecash',
   'devtools',
   'profile',
 ] as const;
