@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { DEMO_LOGIN } from '../../server/demo/accounts.ts';
+import { DEMO_LOGIN, demoUser } from '../../server/demo/accounts.ts';
 import { displayName, emptyProfile } from '../../core/profile.ts';
 import { parseNotifications } from '../../worker/notifications.ts';
 import { sumNotificationCounts } from '../../machines/notifications.ts';
@@ -105,6 +105,13 @@ test('the unread badge shows the server count, and viewing the list marks it see
 });
 
 test('signed in: the real notifications, grouped, with the actors the server names; tabs filter; load more', async ({ context }) => {
+  // How many mentions and reposts a seeded demo network holds varies: one fresh each (older than
+  // the likes below, so those stay the newest group) makes every filtered tab non-empty.
+  const [own] = await queryRelay({ kinds: [1], authors: [DEMO_LOGIN.pubkey], limit: 1 });
+  const earlier = Math.floor(Date.now() / 1000) - 10;
+  const other = demoUser(3).secretKey;
+  await publishAccepted(finalizeEvent({ kind: 1, created_at: earlier, tags: [['p', DEMO_LOGIN.pubkey]], content: 'Szia, ezt neked írom.' }, other));
+  await publishAccepted(finalizeEvent({ kind: 6, created_at: earlier, tags: [['e', own.id], ['p', DEMO_LOGIN.pubkey]], content: JSON.stringify(own) }, other));
   const liked = await freshLikes(['Kedvelő Kata', 'Kedvelő Bence']);
   const page = await signInAndOpen(context);
   await waitReady(page, 'Összes');
