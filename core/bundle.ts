@@ -7,6 +7,7 @@ import type { CacheObject, FeedNote, NostrEvent, NoteActions, NoteStats, Profile
 import { emptyProfile, parseProfile } from './profile.ts';
 import { topZaps, zapFromInfo, zapFromReceipt } from './zaps.ts';
 import { CacheKind } from './kinds.ts';
+import { attachLooks, membershipLooks } from './membershipLooks.ts';
 
 export const K = {
   METADATA: 0,
@@ -101,6 +102,7 @@ class BundleIndex {
     for (const o of objects) this.add(o);
     for (const [pk, n] of this.followers) if (this.profiles[pk]) this.profiles[pk].followers = n;
     for (const [pk, list] of this.mediaServers) if (this.profiles[pk]) this.profiles[pk].mediaServers = list.servers;
+    attachLooks(Object.values(this.profiles), membershipLooks(objects));
   }
 
   private addEvent(e: NostrEvent, topLevel: boolean): void {

@@ -53,7 +53,9 @@ export type AccountEvent =
   | { type: 'ACTION'; id: number; action: AccountAction }
   | { type: 'PIN_CANCELLED' }
   | { type: 'SET_RELAY_SNAPSHOT'; relays: Record<string, RelayFlags> }
-  | { type: 'REMINDER_CHANGED' };
+  | { type: 'REMINDER_CHANGED' }
+  /** A purchase or rename went through: ask the server again, so every tab shows the new tier. */
+  | { type: 'MEMBERSHIP_CHANGED' };
 
 export type AccountEmitted = { type: 'done'; id: number; result: ActionResult } | { type: 'needPin' };
 
@@ -359,7 +361,9 @@ export const accountMachine = setup({
                 onError: { target: 'known', actions: { type: 'setTier', params: { tier: 'none' } } },
               },
             },
-            known: {},
+            known: {
+              on: { MEMBERSHIP_CHANGED: { guard: 'canSign', target: 'checking' } },
+            },
           },
         },
         /** Due when the last clearing is older than the 7-day interval; re-checked when it elapses. */

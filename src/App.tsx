@@ -4,7 +4,6 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { BottomNav, PhoneTopBar, SideNav } from './components/Nav';
 import { Sidebar } from './components/Sidebar';
 import { isHomePath } from './lib/routes';
-import type { PageKey } from './routes/InfoPage';
 import type { PublicPageKey } from './routes/PublicPage';
 import { useKeyboardShortcuts } from './lib/keyboard';
 import { preloadable } from './lib/preloadable';
@@ -15,7 +14,6 @@ import './styles/keyboard-focus.css';
 
 // Every screen is its own chunk; /home loads the shell plus the Home chunk only.
 export const Home = preloadable(() => import('./routes/Home'));
-const InfoPage = lazy(() => import('./routes/InfoPage'));
 const NotFound = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.NotFound })));
 // One module per screen, each loaded only when its route is visited.
 const Reads = lazy(() => import('./routes/Reads'));
@@ -39,15 +37,13 @@ const NewAccount = lazy(() => import('./routes/NewAccount'));
 const SettingsMenu = lazy(() => import('./routes/Settings'));
 const SettingsSubPage = lazy(() => import('./routes/Settings').then((m) => ({ default: m.SettingsSubPage })));
 const PublicPage = lazy(() => import('./routes/PublicPage'));
+const Premium = lazy(() => import('./routes/Premium'));
+const Premiums = lazy(() => import('./routes/Premium').then((m) => ({ default: m.PremiumsRoute })));
+const Legends = lazy(() => import('./routes/Premium').then((m) => ({ default: m.LegendsRoute })));
 // Only fetched when someone presses '?'.
 const ShortcutsDialog = lazy(() => import('./components/ShortcutsDialog'));
 
 // Built once at module level: a component created during render would remount its page on every navigation.
-const info = (page: PageKey) => {
-  const Page = () => <InfoPage page={page} />;
-  Page.displayName = `InfoPage(${page})`;
-  return Page;
-};
 const publicPage = (page: PublicPageKey) => {
   const Page = () => <PublicPage page={page} />;
   Page.displayName = `PublicPage(${page})`;
@@ -55,9 +51,6 @@ const publicPage = (page: PublicPageKey) => {
 };
 
 const Pages = {
-  premium: info('premium'),
-  premiums: info('premiums'),
-  legends: info('legends'),
   appDownloadQr: publicPage('appDownloadQr'),
   terms: publicPage('terms'),
   csaePolicy: publicPage('csaePolicy'),
@@ -144,9 +137,9 @@ function MainRoutes() {
       <Route path="/feeds/:query" component={Feeds} />
       <Route path="/search" component={Search} />
       <Route path="/search/:query" component={Search} />
-      <Route path="/premium/:step?" component={Pages.premium} />
-      <Route path="/premiums" component={Pages.premiums} />
-      <Route path="/legends" component={Pages.legends} />
+      <Route path="/premium/:step?" component={Premium} />
+      <Route path="/premiums" component={Premiums} />
+      <Route path="/legends" component={Legends} />
       <Route path="/404" component={NotFound} />
       <Route path="/:vanityName" component={VanityProfile} />
       <Route path="/:vanityName/:identifier" component={VanityThread} />

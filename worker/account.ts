@@ -354,6 +354,11 @@ export class AccountService {
     await waitFor(this.login, (s) => s.matches('loggedOut'));
   }
 
+  /** Re-reads the membership tier (after a purchase or a rename); every tab's snapshot follows. */
+  refreshMembership(): void {
+    this.account.send({ type: 'MEMBERSHIP_CHANGED' });
+  }
+
   act(action: AccountAction): Promise<ActionResult> {
     const id = this.nextAction++;
     return new Promise((resolve) => {

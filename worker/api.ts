@@ -22,6 +22,7 @@ import { WalletService } from './wallet.ts';
 import { EcashService } from './ecash.ts';
 import { createEcashApi } from './ecashApi.ts';
 import { createDiscover } from './discover.ts';
+import { createMembershipApi } from './membership.ts';
 import type { AccountService } from './account.ts';
 import type { AccountStorage } from './storage.ts';
 import type { Signer } from './publish.ts';
@@ -296,6 +297,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     ...social.api,
     ...reactions,
     ...createDiscover({ request }),
+    ...createMembershipApi({ request, account: account.service }),
     ...createFeedApi({ feeds, request, feedCache, guest, touch, releaser }),
     account: account.service,
 

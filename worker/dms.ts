@@ -21,6 +21,7 @@ import type { CacheRequest } from './feeds.ts';
 import { InstanceRegistry, Watchers } from './instances.ts';
 import { signedSubscription, type CacheSubscribe, type RequestSigner } from './signedSubscription.ts';
 import { emptyProfile, parseProfile } from '../core/profile.ts';
+import { attachLooks, membershipLooks } from '../core/membershipLooks.ts';
 import type { DmProtocol, PrivateThread } from './dmsPrivate.ts';
 import type {
   AccountLocalPatch,
@@ -76,6 +77,7 @@ export function profilesOf(objects: CacheObject[]): Map<string, Profile> {
     const seen = out.get(o.pubkey);
     if (!seen || seen.created_at < o.created_at) out.set(o.pubkey, parseProfile(o));
   }
+  attachLooks(out.values(), membershipLooks(objects));
   return out;
 }
 

@@ -104,6 +104,8 @@ function portSession(worker: StruccWorker, tabIds: Set<string>): StruccApi {
     zapEndpoint: worker.zapEndpoint,
     exchangeRate: worker.exchangeRate,
     connectDemoWallet: worker.connectDemoWallet,
+    membershipRequest: worker.membershipRequest,
+    refreshMembership: worker.refreshMembership,
     watchEcash: worker.watchEcash,
     unwatchEcash: worker.unwatchEcash,
     ecashAddMint: worker.ecashAddMint,

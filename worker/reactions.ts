@@ -8,6 +8,7 @@ import { emptyProfile, parseProfile } from '../core/profile.ts';
 import type { CacheObject, CacheReply, NostrEvent, Profile, ReactionCounts, ReactionEntry, ReactionPage, ReactionTab } from '../core/types.ts';
 import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
 import { CacheKind } from '../core/kinds.ts';
+import { attachLooks, membershipLooks } from '../core/membershipLooks.ts';
 
 export const REACTIONS_PAGE = 20;
 /** How many reactions are read to count the likes among them; more than any demo note has. */
@@ -26,6 +27,7 @@ function profilesOf(objects: CacheObject[]): Record<string, Profile> {
     if (!isNostrEvent(o) || o.kind !== K.METADATA) continue;
     if (!out[o.pubkey] || out[o.pubkey].created_at < o.created_at) out[o.pubkey] = parseProfile(o);
   }
+  attachLooks(Object.values(out), membershipLooks(objects));
   return out;
 }
 

@@ -194,6 +194,10 @@ export interface StruccApi {
   /** Adds the demo network's wallet of the signed-in account (server wallet nwc_connect). */
   connectDemoWallet?(name: string): Promise<ActionResult>;
 
+  /** A signed membership command (membership_status, _purchase_product, _change_name, media, recovery...), params inside the signed content. */
+  membershipRequest?(command: string, params?: Record<string, unknown>): Promise<CacheReply>;
+  /** Asks the server for the tier again (after a purchase or rename); every tab's account snapshot follows. */
+  refreshMembership?(): Promise<void>;
   /** The ecash (Cashu) wallet of the signed-in account, kept sealed in the worker (worker/ecash.ts). */
   watchEcash?(tabId: string, cb: (s: EcashSnapshot) => void): Promise<number>;
   unwatchEcash?(handle: number): Promise<void>;

@@ -36,6 +36,22 @@ export interface Profile {
   followers?: number;
   /** The author's Blossom servers (kind 10063), where a picture that fails to load is looked for. */
   mediaServers?: string[];
+  /** Premium or legend membership and a legend's chosen looks (10000168/10000169 of the same reply). */
+  membership?: ProfileMembership;
+}
+
+/** Legend styles of the spec; '' is a legend who chose none. */
+export type LegendStyle = '' | 'GOLD' | 'AQUA' | 'SILVER' | 'PURPLE' | 'PURPLEHAZE' | 'TEAL' | 'BROWN' | 'BLUE' | 'SUNFIRE';
+
+export interface ProfileMembership {
+  tier: 'premium' | 'premium-legend';
+  style: LegendStyle;
+  /** The legend shows the custom badge next to the name. */
+  badge: boolean;
+  /** The legend's avatar glows in the style's colours. */
+  glow: boolean;
+  /** The year membership (or legend status) began, as the server's cohort_2 gives it. */
+  since: string;
 }
 
 export interface NoteStats {

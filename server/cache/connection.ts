@@ -12,6 +12,7 @@ import { ASYNC_COMMANDS, AsyncHub, counted, type AsyncSubscription } from './asy
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
 import { COMMANDS, commandEnv, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
 import { CacheKind } from '../../core/kinds.ts';
+import { bulkDecorations, profileAuthors } from '../membership/legend.ts';
 
 const MAX_SUBSCRIPTIONS = 200;
 const COMMAND_BUDGET_MS = 10_000;
@@ -187,11 +188,24 @@ class CacheConnection {
       this.info.userPubkey = kwargs.user_pubkey.toLowerCase();
     }
     try {
-      return await withBudget(command(new Args(kwargs), commandEnv(this.ctx, this.info)));
+      const objects = await withBudget(command(new Args(kwargs), commandEnv(this.ctx, this.info)));
+      return await this.withMembership(objects);
     } catch (err) {
       if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: CacheKind.PARTIAL_RESPONSE }];
       throw err;
     }
+  }
+
+  /**
+   * Every reply that carries profiles also carries those people's membership looks (legend
+   * customization and cohort, spec "legendCustomization, memberCohortInfo"), one query per reply,
+   * so a feed's cards never ask per author. Membership commands add their own and are left alone.
+   */
+  private async withMembership(objects: CacheObject[]): Promise<CacheObject[]> {
+    if (objects.some((o) => o.kind === CacheKind.MEMBERSHIP_COHORTS)) return objects;
+    const authors = profileAuthors(objects);
+    if (!authors.length) return objects;
+    return [...objects, ...(await bulkDecorations(this.ctx, authors))];
   }
 
   private reason(err: unknown): string {

@@ -3,6 +3,8 @@ import type { ServerContext } from '../context.ts';
 import { markDmThreadRead, TOTAL_PEER } from '../ingest/index-dms.ts';
 import { DEMO_LOGIN_PUBKEY } from './accounts.ts';
 import { DEFAULT_DEMO_SEED, generateDemoNetwork } from './generate.ts';
+import { seedDemoMemberships } from './memberships.ts';
+import { seedDemoTiers } from './tiers.ts';
 
 const SEEDED_KEY = 'demo_seeded';
 /** Written before the first batch, so an interrupted seed resumes with the same `now` (and so the same ids). */
@@ -84,6 +86,8 @@ export async function seedDemoIfEmpty(ctx: ServerContext): Promise<void> {
     }
   }
   await markDemoLoginRepliesRead(ctx);
+  await seedDemoMemberships(ctx, state.now);
+  await seedDemoTiers(ctx, state.now);
   if (rejected > 0) console.warn(`Demó hálózat: ${rejected} esemény elutasítva (első: ${firstRejection})`);
   await writeMeta(ctx, SEEDED_KEY, JSON.stringify({ ...state, events: total, stored, rejected, at: Math.floor(Date.now() / 1000) }));
   await ctx.db.run('DELETE FROM meta WHERE key = ?', [SEEDING_KEY]);

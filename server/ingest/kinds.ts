@@ -24,6 +24,8 @@ const LISTED_KINDS = new Set([
   34235, 34236, 1111,
   // NIP-17 private messages: seals and gift wraps (the relay serves wraps only to their recipient).
   13, 1059,
+  // NIP-88 subscriptions to an author's tier (7001) and their end (7002), which the profile shows.
+  7001, 7002,
 ]);
 const REFUSED_KINDS = new Set([30382, 30383, 29333]);
 

@@ -4,7 +4,7 @@
  */
 import { CommandError } from '../cache/args.ts';
 import { synthetic } from '../cache/enrich.ts';
-import type { CacheObject } from '../cache/data.ts';
+import { inChunks, type CacheObject } from '../cache/data.ts';
 import type { ServerContext } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import { isPremium, membershipOf, type Membership } from './store.ts';
@@ -95,5 +95,74 @@ export async function membershipDecorations(ctx: ServerContext, pubkey: string):
   const out: CacheObject[] = [];
   if (m.tier === 'premium-legend') out.push(synthetic(CacheKind.LEGEND_CUSTOMIZATION, { [pubkey]: await customizationOf(ctx.db, pubkey) }));
   out.push(synthetic(CacheKind.MEMBERSHIP_COHORTS, { [pubkey]: cohortOf(m) }));
+  return out;
+}
+
+interface BulkRow {
+  pubkey: string;
+  tier: string;
+  premium_since: number | string | null;
+  legend_since: number | string | null;
+  expires_on: number | string | null;
+  style: string | null;
+  custom_badge: number | string | null;
+  avatar_glow: number | string | null;
+  in_leaderboard: number | string | null;
+  current_shoutout: string | null;
+}
+
+/**
+ * The 10000168/10000169 objects for every active member among `pubkeys`, in one query per chunk:
+ * replies that carry profiles (feeds, threads, search, reactions, DMs) get them alongside, so a
+ * client never asks per card. Expired plans are left out here without settling them (a read path).
+ */
+export async function bulkDecorations(ctx: ServerContext, pubkeys: Iterable<string>): Promise<CacheObject[]> {
+  const keys = [...new Set(pubkeys)];
+  if (!keys.length) return [];
+  const now = ctx.now();
+  const rows = await inChunks(keys, (chunk, marks) =>
+    ctx.db.all<BulkRow>(
+      `SELECT m.pubkey, m.tier, m.premium_since, m.legend_since, m.expires_on, c.style, c.custom_badge, c.avatar_glow, c.in_leaderboard, c.current_shoutout
+       FROM memberships m LEFT JOIN membership_legend_customization c ON c.pubkey = m.pubkey
+       WHERE m.pubkey IN (${marks}) AND m.tier IN ('premium', 'premium-legend') AND (m.expires_on IS NULL OR m.expires_on > ?)`,
+      [...chunk, now],
+    ),
+  );
+  if (!rows.length) return [];
+  const legends: Record<string, Customization> = {};
+  const cohorts: Record<string, unknown> = {};
+  const n = (v: number | string | null) => (v === null ? null : Number(v));
+  for (const r of rows) {
+    const m: Membership = {
+      pubkey: r.pubkey,
+      tier: r.tier === 'premium-legend' ? 'premium-legend' : 'premium',
+      name: null,
+      premium_since: n(r.premium_since),
+      legend_since: n(r.legend_since),
+      expires_on: n(r.expires_on),
+      donated_sats: 0,
+      last_donation: null,
+    };
+    cohorts[r.pubkey] = cohortOf(m);
+    if (m.tier === 'premium-legend') {
+      legends[r.pubkey] = {
+        style: r.style ?? DEFAULTS.style,
+        custom_badge: r.custom_badge === null ? DEFAULTS.custom_badge : Number(r.custom_badge) === 1,
+        avatar_glow: r.avatar_glow === null ? DEFAULTS.avatar_glow : Number(r.avatar_glow) === 1,
+        in_leaderboard: r.in_leaderboard === null ? DEFAULTS.in_leaderboard : Number(r.in_leaderboard) === 1,
+        current_shoutout: r.current_shoutout ?? '',
+      };
+    }
+  }
+  const out: CacheObject[] = [];
+  if (Object.keys(legends).length) out.push(synthetic(CacheKind.LEGEND_CUSTOMIZATION, legends));
+  out.push(synthetic(CacheKind.MEMBERSHIP_COHORTS, cohorts));
+  return out;
+}
+
+/** The authors of the profiles (kind 0) in a reply, which bulkDecorations decorates. */
+export function profileAuthors(objects: CacheObject[]): string[] {
+  const out: string[] = [];
+  for (const o of objects) if (o.kind === 0 && typeof o.pubkey === 'string') out.push(o.pubkey);
   return out;
 }

@@ -114,10 +114,16 @@ export async function rebroadcastStatus(ctx: ServerContext, pubkey: string): Pro
   };
 }
 
-export async function startRebroadcast(ctx: ServerContext, pubkey: string, kinds: number[] | undefined): Promise<void> {
+/**
+ * Starts (or restarts) the member's rebroadcast to the write relays of their list; `chosen`, when
+ * given, narrows it to those of them the member picked (a relay off the list is never used).
+ */
+export async function startRebroadcast(ctx: ServerContext, pubkey: string, kinds: number[] | undefined, chosen?: unknown): Promise<void> {
   if (runners(ctx).has(pubkey)) throw new CommandError('Már fut egy újraküldés; előbb várd meg vagy állítsd le.');
   if (runners(ctx).size >= MAX_RUNNING_JOBS) throw new CommandError('Most túl sok újraküldés fut, próbáld újra később.');
-  const listed = await writeRelays(ctx, pubkey);
+  if (chosen !== undefined && (!Array.isArray(chosen) || chosen.some((u) => typeof u !== 'string'))) throw new CommandError('invalid relays: expected a list of relay URLs');
+  const picked = chosen === undefined ? null : new Set((chosen as string[]).map((u) => u.trim().replace(/\/+$/, '')));
+  const listed = (await writeRelays(ctx, pubkey)).filter((url) => !picked || picked.has(url.trim().replace(/\/+$/, '')));
   if (!listed.length) throw new CommandError('Nincs írható relé a relélistádon (kind 10002), így nincs hová újraküldeni.');
   const relays: string[] = [];
   for (const url of listed) {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Profile } from '../../core/types';
 import { mediaUrl } from '../lib/media';
 import { findOnMediaServers } from '../lib/mediaFallback';
+import { legendClass } from './MemberBadge';
 
 function hue(pubkey: string): number {
   let h = 0;
@@ -10,10 +11,10 @@ function hue(pubkey: string): number {
 }
 
 /** Drawn locally from the pubkey, so a missing or broken picture still gives each author a stable look. */
-function GeneratedAvatar({ pubkey, initial, size }: { pubkey: string; initial: string; size: number }) {
+function GeneratedAvatar({ pubkey, initial, size, extra = '' }: { pubkey: string; initial: string; size: number; extra?: string }) {
   const h = hue(pubkey);
   return (
-    <svg className="avatar avatar-generated" width={size} height={size} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
+    <svg className={`avatar avatar-generated${extra}`} width={size} height={size} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
       <defs>
         <linearGradient id={`g${pubkey.slice(0, 12)}`} x1="0" y1="0" x2="1" y2="1">
           <stop offset="0" stopColor={`hsl(${h} 70% 62%)`} />
@@ -34,7 +35,9 @@ export function Avatar({ profile, name, size = 44 }: { profile: Profile; name: s
   const [failed, setFailed] = useState<{ picture: string; fallback?: string; done?: boolean } | null>(null);
   const initial = (Array.from(name.trim())[0] ?? '?').toLocaleUpperCase('hu');
   const state = failed?.picture === picture ? failed : null;
-  if (!picture || state?.done) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} />;
+  // A legend who chose the glow gets it wherever their avatar is drawn.
+  const glow = profile.membership?.glow && profile.membership.tier === 'premium-legend' ? ` legend-glow ${legendClass(profile)}` : '';
+  if (!picture || state?.done) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} extra={glow} />;
 
   const onError = () => {
     if (state?.fallback) {
@@ -47,10 +50,10 @@ export function Avatar({ profile, name, size = 44 }: { profile: Profile; name: s
     );
   };
   // Until a fallback is found the placeholder shows, rather than the broken image.
-  if (state && !state.fallback) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} />;
+  if (state && !state.fallback) return <GeneratedAvatar pubkey={profile.pubkey} initial={initial} size={size} extra={glow} />;
   return (
     <img
-      className="avatar"
+      className={`avatar${glow}`}
       src={state?.fallback ?? mediaUrl(picture, 's')}
       alt=""
       width={size}

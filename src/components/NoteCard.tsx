@@ -14,6 +14,7 @@ import { NoteStats } from './NoteStats';
 import { TopZaps } from './TopZaps';
 import { NoteMore } from './actions/NoteMore';
 import { ACTIONS_NS, useDeletedNotes } from './actions/state';
+import { MemberBadge } from './MemberBadge';
 
 // The modal and its lists load on the first click, not with every feed.
 const ReactionsModal = lazy(() => import('./ReactionsModal'));
@@ -101,6 +102,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
             <h2 className="note-author" id={headingId}>
               <Link href={`/p/${npub}`}>{name}</Link>
             </h2>
+            <MemberBadge profile={author} />
             {verified && (
               <span className="note-verified" title={t('note.verified', { nip05: author.nip05 })}>
                 <VerifiedIcon />

@@ -16,6 +16,7 @@ import { LikeIcon, RepostIcon, ZapIcon } from './Icons';
 import { NoteCard } from './NoteCard';
 import { TabStrip } from './TabStrip';
 import '../styles/note-reactions.css';
+import { MemberBadge } from './MemberBadge';
 
 /** The optional reactions methods of StruccApi, as Comlink exposes them (they always exist in this worker). */
 interface ReactionsRemote {
@@ -76,6 +77,7 @@ function EntryRow({ entry, tab }: { entry: ReactionEntry; tab: ReactionTab }) {
         <Link className="reaction-name" href={`/p/${entry.profile.npub || toNpub(entry.pubkey)}`}>
           {name}
         </Link>
+        <MemberBadge profile={entry.profile} />
         {tab === 'zaps' && entry.content && <span className="reaction-message">{entry.content}</span>}
         {tab !== 'zaps' && entry.created_at > 0 && <span className="reaction-time">{formatRelativeTime(entry.created_at, now, locale)}</span>}
       </span>

@@ -311,6 +311,9 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     expect(await t.server.ctx.db.get('SELECT tier, name FROM memberships WHERE pubkey = ?', [alicePk])).toEqual({ tier: 'premium', name: 'alice' });
     expect(await payWithNostrTools(uri, quote.qr_code)).toMatchObject({ error: { code: 'PAYMENT_FAILED' } });
     expect(await balance(alicePk)).toBe(before - quote.amount_sats);
+    // The bought name is the member's NIP-05 address at once.
+    const names = jsonOf<{ names: Record<string, string> }>(await http('GET', `${t.base}/.well-known/nostr.json?name=alice`)).names;
+    expect(names).toEqual({ alice: alicePk });
   });
 
   it('subscribes every connection again when the service loses its relay socket', async () => {
@@ -354,5 +357,27 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
     expect(await count(`status = 'pending' AND quote_id IS NULL`)).toBe(0);
     expect(await count(`status = 'paid'`)).toBe(paidBefore);
     expect(await count('quote_id IS NOT NULL')).toBe(quotesBefore);
+  });
+
+  it('refuses to pay a membership quote after it expired; the monitor reports expired and nothing changes', async () => {
+    const buy = finalizeEvent(
+      { kind: 30078, tags: [['d', 'Primal-Web App', 'membership_purchase_product']], created_at: t.clock.now, content: JSON.stringify({ name: 'bobby', product_id: '3-months-premium', receiver_pubkey: bobPk }) },
+      bob,
+    );
+    const r = await wallet.req('qx', 'membership_purchase_product', { event_from_user: buy });
+    expect(r.notices).toEqual([]);
+    const quote = content<{ membership_quote_id: string; qr_code: string; amount_sats: number }>(r.events[0]);
+    const uri = await nwcConnect(wallet, bob, t.clock.now, { appname: 'Lejárt' });
+    const before = await balance(bobPk);
+    t.clock.now += 3601;
+    expect(await payWithNostrTools(uri, quote.qr_code)).toMatchObject({ error: { code: 'PAYMENT_FAILED' } });
+    expect(await balance(bobPk)).toBe(before);
+    const monitor = await wallet.req('mx', 'membership_purchase_monitor', { membership_quote_id: quote.membership_quote_id });
+    expect(monitor.notices).toEqual([]);
+    const pushes = () => wallet.frames.filter((f) => f.msg[0] === 'EVENT' && f.msg[1] === 'mx').map((f) => content(f.msg[2] as Record<string, unknown>));
+    await wallet.until(() => pushes().length > 0, 'expired push');
+    expect(pushes()[0]).toMatchObject({ status: 'expired', paid: false });
+    wallet.send(JSON.stringify(['CLOSE', 'mx']));
+    expect(await t.server.ctx.db.get('SELECT tier FROM memberships WHERE pubkey = ?', [bobPk])).toBeUndefined();
   });
 });

@@ -162,6 +162,24 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     expect(content(ofKind(set.events, 10000169)[0])[bobPk]).toMatchObject({ cohort_1: 'Legend', tier: 'premium-legend' });
   });
 
+  it('sends the legend looks and cohorts of every member with the profiles of any reply, in bulk', async () => {
+    await importAll([
+      sign(bob, { kind: 0, tags: [], content: JSON.stringify({ name: 'bob' }) }),
+      sign(bob, { kind: 1, tags: [], content: 'Legenda jegyzet', created_at: now() - 5 }),
+    ]);
+    const infos = await v1.req(sub(), 'user_infos', { pubkeys: [alicePk, bobPk, carolPk] });
+    expect(infos.notices).toEqual([]);
+    expect(ofKind(infos.events, 10000168)).toHaveLength(1);
+    expect(content(ofKind(infos.events, 10000168)[0])).toEqual({ [bobPk]: expect.objectContaining({ style: 'GOLD', avatar_glow: true, custom_badge: true }) });
+    const cohorts = content<Record<string, { tier: string }>>(ofKind(infos.events, 10000169)[0]);
+    expect(Object.keys(cohorts).sort()).toEqual([alicePk, bobPk].sort());
+    expect(cohorts[bobPk].tier).toBe('premium-legend');
+    const feed = await v1.req(sub(), 'feed', { pubkey: bobPk, notes: 'authored', limit: 5 });
+    expect(content(ofKind(feed.events, 10000168)[0])[bobPk]).toMatchObject({ style: 'GOLD' });
+    const plain = await v1.req(sub(), 'user_infos', { pubkeys: [carolPk] });
+    expect(ofKind(plain.events, 10000169)).toEqual([]);
+  });
+
   it('refuses forged, foreign-kind and future requests and changes nothing', async () => {
     const forged = signed(alice, { name: 'hamis' });
     forged.content = JSON.stringify({ name: 'hamisitott' });
@@ -239,7 +257,10 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     const statusSub = sub();
     const watch = await wallet.req(statusSub, 'rebroadcasting_status', { event_from_user: signed(alice, {}, 'rebroadcasting_status') });
     expect(watch.events).toEqual([]);
-    const started = await ask(wallet, 'membership_content_rebroadcast_start', alice, {});
+    // Only relays of the member's own list can be chosen.
+    const elsewhere = await ask(wallet, 'membership_content_rebroadcast_start', alice, { relays: ['wss://nincs-a-listan.example'] });
+    expect(elsewhere.notices[0]).toContain('Nincs írható relé');
+    const started = await ask(wallet, 'membership_content_rebroadcast_start', alice, { relays: [`${relayServer.base.replace('http', 'ws')}/relay`] });
     expect(started.notices).toEqual([]);
     const pushed = () => wallet.frames.filter((f) => f.msg[0] === 'EVENT' && f.msg[1] === statusSub).map((f) => content(f.msg[2] as Record<string, unknown>));
     await wallet.until(() => pushed().some((p) => p.status === 'done'), 'rebroadcast done');

@@ -177,7 +177,7 @@ const contentBackupCommand: Command = async (args, env) => {
 const rebroadcastStart: Command = async (args, env) => {
   const { ev, params } = await requireSignedRequest(args, env, 'membership_content_rebroadcast_start');
   await requirePremium(env.ctx, ev.pubkey);
-  await startRebroadcast(env.ctx, ev.pubkey, params.optKinds());
+  await startRebroadcast(env.ctx, ev.pubkey, params.optKinds(), params.raw.relays);
   return [synthetic(CacheKind.BROADCAST_STATUS, await rebroadcastStatus(env.ctx, ev.pubkey))];
 };
 

@@ -10,6 +10,7 @@ import { TabStrip } from '../TabStrip';
 import { RetryMessage, StatusMessage } from '../StatusMessage';
 import { useUserSearch } from '../search/useUserSearch';
 import { DMS_NS } from './ns';
+import { MemberBadge } from '../MemberBadge';
 
 export const RELATIONS: readonly DmRelation[] = ['any', 'follows', 'other'];
 
@@ -42,7 +43,10 @@ function ContactRow({ contact, me, selected, onSelect }: { contact: DmContact; m
         <Avatar profile={contact.user} name={name} size={44} />
         <span className="dm-contact-main">
           <span className="dm-contact-top">
-            <span className="dm-contact-name">{name}</span>
+            <span className="dm-contact-name">
+              {name}
+              <MemberBadge profile={contact.user} />
+            </span>
             {at > 0 && (
               <time className="dm-contact-time" dateTime={new Date(at * 1000).toISOString()} title={formatFullDate(at, locale)}>
                 {formatRelativeTime(at, now, locale)}

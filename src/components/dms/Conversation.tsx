@@ -17,6 +17,7 @@ import { RetryMessage, StatusMessage } from '../StatusMessage';
 import { DmComposer } from './DmComposer';
 import { groupMessages, shownMessages, type ShownMessage } from './group';
 import { DMS_NS } from './ns';
+import { MemberBadge } from '../MemberBadge';
 
 /** Within this many pixels of the top, the next older page is asked for. */
 const LOAD_MORE_EDGE = 80;
@@ -198,7 +199,10 @@ export function Conversation({ snapshot, peer, profile, me, canSend, onLoadMore,
         </button>
         <Link href={`/p/${toNpub(peer)}`} className="dm-peer" title={t('openProfile')}>
           <Avatar profile={profile} name={name} size={40} />
-          <h2 className="dm-peer-name">{name}</h2>
+          <h2 className="dm-peer-name">
+            {name}
+            <MemberBadge profile={profile} />
+          </h2>
         </Link>
         {protocol && (
           <span className="dm-protocol" data-protocol={protocol} title={t(`protocolHint.${protocol}`)}>

@@ -15,6 +15,8 @@ import { ZapButton } from '../actions/ZapButton';
 import { Link } from 'wouter';
 import { useAccount } from '../../lib/account';
 import { formatJoinDate, websiteHref } from './format';
+import { legendClass, MemberBadge } from '../MemberBadge';
+import { SubscribeTiers } from './SubscribeTiers';
 
 const AVATAR_SIZE = 116;
 
@@ -22,9 +24,10 @@ function BigAvatar({ profile, name }: { profile: Profile; name: string }) {
   const [failed, setFailed] = useState<string | null>(null);
   const picture = profile.picture.trim();
   if (!picture || failed === picture) return <Avatar profile={profile} name={name} size={AVATAR_SIZE} />;
+  const m = profile.membership;
   return (
     <img
-      className="avatar"
+      className={m?.tier === 'premium-legend' && m.glow ? `avatar legend-glow ${legendClass(profile)}` : 'avatar'}
       src={mediaUrl(picture, 'm')}
       alt=""
       width={AVATAR_SIZE}
@@ -136,6 +139,7 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
           </button>
           <ProfileZap profile={profile} stats={stats} name={name} />
           <MessageButton pubkey={profile.pubkey} name={name} />
+          <SubscribeTiers profile={profile} />
           <FollowButton pubkey={profile.pubkey} name={name} className="profile-follow" />
         </div>
       </div>
@@ -144,6 +148,7 @@ export function ProfileHeader({ profile, stats, joinDate, followsYou, onTab, onQ
           <h1 id="profile-name" className="profile-name">
             {name}
           </h1>
+          <MemberBadge profile={profile} />
           {verified && (
             <span className="profile-verified" title={t('verified', { nip05: profile.nip05 })}>
               <VerifiedIcon size={20} />

@@ -12,6 +12,7 @@ import { StatusMessage, RetryMessage } from '../StatusMessage';
 import { nameTerms } from './query';
 import { profileHref } from './SearchCombobox';
 import { useUserSearch } from './useUserSearch';
+import { MemberBadge } from '../MemberBadge';
 
 export function searchSpec(query: string): string {
   return JSON.stringify({ id: 'advsearch', query });
@@ -62,7 +63,10 @@ export function SearchResults({ query }: { query: string }) {
                   <Link href={profileHref(user)} className="search-user">
                     <Avatar profile={user} name={name} size={40} />
                     <span className="search-user-text">
-                      <span className="search-user-name">{name}</span>
+                      <span className="search-user-name">
+                        {name}
+                        <MemberBadge profile={user} />
+                      </span>
                       <span className="search-user-meta">{user.nip05 || (user.name ? `@${user.name}` : '')}</span>
                     </span>
                     {user.followers !== undefined && (

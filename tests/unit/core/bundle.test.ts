@@ -147,3 +147,27 @@ describe('zap amounts', () => {
     expect(topZaps(many).map((z) => z.amount)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5]);
   });
 });
+
+describe('membership looks in a bundle', () => {
+  it('attaches a legend’s style, badge and glow and a premium member’s tier to their profiles, and nothing to others', () => {
+    const noteA = ev(1, ALICE, 'legenda jegyzete');
+    const noteB = ev(1, BOB, 'prémium jegyzet');
+    const noteC = ev(1, CAROL, 'sima jegyzet');
+    const bundle = parseBundle([
+      noteA, noteB, noteC, meta(ALICE, { name: 'alice' }), meta(BOB, { name: 'bob' }), meta(CAROL, { name: 'carol' }),
+      synth(10000168, { [ALICE]: { style: 'SUNFIRE', custom_badge: true, avatar_glow: true }, [BOB]: { style: 'GOLD', avatar_glow: true } }),
+      synth(10000169, { [ALICE]: { tier: 'premium-legend', cohort_2: '2025' }, [BOB]: { tier: 'premium', cohort_2: '2026' } }),
+    ]);
+    const author = (id: string) => bundle.notes.find((n) => n.event.id === id)?.author;
+    expect(author(noteA.id)?.membership).toEqual({ tier: 'premium-legend', style: 'SUNFIRE', badge: true, glow: true, since: '2025' });
+    // Only legends get looks, whatever a 10000168 says about others.
+    expect(author(noteB.id)?.membership).toEqual({ tier: 'premium', style: '', badge: false, glow: false, since: '2026' });
+    expect(author(noteC.id)?.membership).toBeUndefined();
+  });
+
+  it('ignores an unknown style and malformed content', () => {
+    const note = ev(1, ALICE, 'x');
+    const bundle = parseBundle([note, meta(ALICE, { name: 'alice' }), synth(10000168, { [ALICE]: { style: 'PINK', avatar_glow: true } }), synth(10000169, { [ALICE]: { tier: 'premium-legend' } }), { kind: 10000169, content: '{' }]);
+    expect(bundle.notes[0].author.membership).toMatchObject({ style: '', glow: true });
+  });
+});

@@ -347,6 +347,19 @@ describe('account machine', () => {
     expect(b.record().membershipTier).toBe('none');
   });
 
+  it('membership: asked again after a purchase, so the new tier and the hidden reminder follow', async () => {
+    const f = fakes({ tier: undefined });
+    const { actor, record, setUser } = start(f);
+    await setUser();
+    expect(record().membershipTier).toBe('none');
+    expect(showPremiumReminder(actor.getSnapshot())).toBe(true);
+    f.tier = 'premium';
+    actor.send({ type: 'MEMBERSHIP_CHANGED' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(record().membershipTier).toBe('premium');
+    expect(showPremiumReminder(actor.getSnapshot())).toBe(false);
+  });
+
   it('the premium reminder shows for tier none, hides for 7 days when cleared, then shows again', async () => {
     vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
     const { actor, act, setUser } = start(fakes({ tier: undefined }));

@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import type { CacheReply, Profile } from '../../../core/types';
+import { displayName, emptyProfile, parseProfile, toNpub } from '../../../core/profile';
+import { attachLooks, membershipLooks } from '../../../core/membershipLooks';
+import { isNostrEvent } from '../../../core/bundle';
+import { CacheKind } from '../../../core/kinds';
+import { useActingPubkey } from '../../lib/account';
+import { Avatar } from '../Avatar';
+import { MemberBadge } from '../MemberBadge';
+import { contentOf, formatDay, KIND_LEGEND_BOARD, KIND_PREMIUM_BOARD, ofKind, publicRequest } from './membership';
+
+type Board = 'premium' | 'legend';
+const ORDERS: Record<Board, string[]> = { premium: ['premium_since'], legend: ['donated_btc', 'last_donation'] };
+const PAGE = 20;
+
+interface Row {
+  index: number;
+  pubkey: string;
+  donated_btc: string;
+  last_donation: number | null;
+  premium_since: number | null;
+  profile: Profile;
+}
+
+function rowsOf(reply: CacheReply, board: Board): Row[] {
+  const raw = contentOf<Omit<Row, 'profile'>[]>(ofKind(reply, board === 'legend' ? KIND_LEGEND_BOARD : KIND_PREMIUM_BOARD)) ?? [];
+  const profiles = new Map<string, Profile>();
+  for (const e of reply.events) if (isNostrEvent(e) && e.kind === 0) profiles.set(e.pubkey, parseProfile(e));
+  attachLooks(profiles.values(), membershipLooks(reply.events));
+  return raw.map((r) => ({ ...r, profile: profiles.get(r.pubkey) ?? emptyProfile(r.pubkey) }));
+}
+
+/** Legends in the viewer's network (explore_legend_counts): follows, inner and outer network. */
+function LegendCounts() {
+  const { t, i18n } = useTranslation('premium');
+  const pubkey = useActingPubkey();
+  const [counts, setCounts] = useState<Record<string, number> | null>(null);
+  useEffect(() => {
+    if (!pubkey) return;
+    let live = true;
+    publicRequest('explore_legend_counts', { pubkey }).then(
+      (reply) => live && setCounts(contentOf<Record<string, number>>(ofKind(reply, CacheKind.LEGEND_COUNTS)) ?? {}),
+      () => live && setCounts({}),
+    );
+    return () => {
+      live = false;
+    };
+  }, [pubkey]);
+  const n = (v: number | undefined) => (v ?? 0).toLocaleString(i18n.resolvedLanguage ?? 'hu');
+  return (
+    <aside className="premium-counts" aria-labelledby="premium-counts-heading" data-testid="legend-counts">
+      <h2 id="premium-counts-heading">{t('boards.counts')}</h2>
+      {!pubkey ? (
+        <p>{t('boards.countsSignIn')}</p>
+      ) : (
+        <dl>
+          <dt>{t('boards.yourFollows')}</dt>
+          <dd>{n(counts?.your_follows)}</dd>
+          <dt>{t('boards.innerNetwork')}</dt>
+          <dd>{n(counts?.your_inner_network)}</dd>
+          <dt>{t('boards.outerNetwork')}</dt>
+          <dd>{n(counts?.your_outer_network)}</dd>
+        </dl>
+      )}
+    </aside>
+  );
+}
+
+/** /premiums and /legends: rank, avatar, name, donated amount, since; order_by choices, 20 a page. */
+export default function Leaderboard({ board }: { board: Board }) {
+  const { t, i18n } = useTranslation('premium');
+  const locale = i18n.resolvedLanguage ?? 'hu';
+  const selectId = useId();
+  const [orderBy, setOrderBy] = useState(ORDERS[board][0]);
+  const [rows, setRows] = useState<Row[]>([]);
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [more, setMore] = useState(false);
+  const command = board === 'legend' ? 'membership_legends_leaderboard' : 'membership_premium_leaderboard';
+
+  const load = useCallback(
+    async (offset: number) => {
+      setState('loading');
+      try {
+        const page = rowsOf(await publicRequest(command, { order_by: orderBy, limit: PAGE, offset }), board);
+        setRows((old) => (offset === 0 ? page : [...old, ...page]));
+        setMore(page.length === PAGE);
+        setState('ready');
+      } catch {
+        setState('error');
+      }
+    },
+    [command, orderBy, board],
+  );
+  useEffect(() => {
+    void load(0);
+  }, [load]);
+
+  const title = board === 'legend' ? t('boards.legends') : t('boards.premiums');
+  return (
+    <div className="page premium-page">
+      <header className="page-header">
+        <h1 className="page-title">{title}</h1>
+      </header>
+      {board === 'legend' && <LegendCounts />}
+      {ORDERS[board].length > 1 && (
+        <p>
+          <label htmlFor={selectId}>{t('boards.orderBy')}</label>{' '}
+          <select id={selectId} className="form-input premium-select" value={orderBy} onChange={(e) => setOrderBy(e.target.value)}>
+            {ORDERS[board].map((o) => (
+              <option key={o} value={o}>
+                {t(`boards.order.${o}`)}
+              </option>
+            ))}
+          </select>
+        </p>
+      )}
+      {state === 'ready' && rows.length === 0 && <p>{t('boards.empty')}</p>}
+      {rows.length > 0 && (
+        <table className="premium-table premium-board" data-testid="leaderboard">
+          <thead>
+            <tr>
+              <th scope="col">{t('boards.rank')}</th>
+              <th scope="col">{t('boards.member')}</th>
+              {board === 'legend' && <th scope="col">{t('boards.donated')}</th>}
+              <th scope="col">{t('boards.since')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const name = displayName(r.profile);
+              return (
+                <tr key={r.pubkey} data-testid="leaderboard-row" data-pubkey={r.pubkey}>
+                  <td>{r.index}</td>
+                  <td>
+                    <Link href={`/p/${toNpub(r.pubkey)}`} className="premium-board-member">
+                      <Avatar profile={r.profile} name={name} size={36} />
+                      <span>{name}</span>
+                    </Link>
+                    <MemberBadge profile={r.profile} />
+                  </td>
+                  {board === 'legend' && <td>{t('boards.donatedSats', { sats: Number(r.donated_btc).toLocaleString(locale) })}</td>}
+                  <td>{r.premium_since ? formatDay(r.premium_since, locale) : ''}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {state === 'error' && (
+        <p role="alert">
+          {t('loadFailed')}{' '}
+          <button type="button" className="button button-secondary" onClick={() => void load(rows.length)}>
+            {t('retry')}
+          </button>
+        </p>
+      )}
+      {more && state === 'ready' && (
+        <button type="button" className="button button-secondary" onClick={() => void load(rows.length)}>
+          {t('boards.more')}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { confirmDialog } from '../../lib/overlays';
+import { toastError, toastSuccess } from '../../lib/toast';
+import { CopyButton } from '../embeds/CopyButton';
+import { contentOf, formatBytes, formatDay, KIND_MEDIA_LIST, KIND_MEDIA_STATS, ofKind, signed, STORAGE_QUOTA_BYTES } from './membership';
+
+interface Stats {
+  video: number;
+  image: number;
+  other: number;
+}
+interface Item {
+  url: string;
+  size: number;
+  mimetype: string;
+  created_at: number;
+}
+
+const PAGE = 20;
+
+/** Premium media management: the member's stored files with sizes, the total against 100 GB, delete and copy. */
+export default function MediaStep() {
+  const { t, i18n } = useTranslation('premium');
+  const locale = i18n.resolvedLanguage ?? 'hu';
+  const [stats, setStats] = useState<Stats | null>(null);
+  const [items, setItems] = useState<Item[]>([]);
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [more, setMore] = useState(false);
+
+  const load = useCallback(async (offset: number) => {
+    setState('loading');
+    try {
+      const [s, list] = await Promise.all([
+        signed('membership_media_management_stats'),
+        signed('membership_media_management_uploads', { limit: PAGE, offset }),
+      ]);
+      setStats(contentOf<Stats>(ofKind(s, KIND_MEDIA_STATS)) ?? null);
+      const page = contentOf<Item[]>(ofKind(list, KIND_MEDIA_LIST)) ?? [];
+      setItems((old) => (offset === 0 ? page : [...old, ...page]));
+      setMore(page.length === PAGE);
+      setState('ready');
+    } catch {
+      setState('error');
+    }
+  }, []);
+  useEffect(() => {
+    void load(0);
+  }, [load]);
+
+  const remove = async (item: Item) => {
+    const ok = await confirmDialog({ title: t('media.confirmTitle'), message: t('media.confirmMessage'), confirmLabel: t('media.delete'), danger: true });
+    if (!ok) return;
+    try {
+      const reply = await signed('membership_media_management_delete', { url: item.url });
+      setStats(contentOf<Stats>(ofKind(reply, KIND_MEDIA_STATS)) ?? stats);
+      setItems((old) => old.filter((i) => i.url !== item.url));
+      toastSuccess(t('media.deleted'));
+    } catch (err) {
+      toastError(t('media.deleteFailed', { reason: err instanceof Error ? err.message : '' }));
+    }
+  };
+
+  const used = stats ? stats.image + stats.video + stats.other : 0;
+  return (
+    <section className="premium-step" aria-labelledby="premium-media-heading">
+      <h2 id="premium-media-heading">{t('media.heading')}</h2>
+      {stats && (
+        <div className="premium-usage">
+          <p data-testid="premium-media-usage">{t('media.usage', { used: formatBytes(used, locale) })}</p>
+          <progress max={STORAGE_QUOTA_BYTES} value={used} aria-label={t('media.usage', { used: formatBytes(used, locale) })} />
+          <p className="premium-muted">
+            {t('media.images', { size: formatBytes(stats.image, locale) })} · {t('media.videos', { size: formatBytes(stats.video, locale) })} ·{' '}
+            {t('media.other', { size: formatBytes(stats.other, locale) })}
+          </p>
+        </div>
+      )}
+      {state === 'ready' && items.length === 0 && <p>{t('media.empty')}</p>}
+      <ul className="premium-media" data-testid="premium-media-list">
+        {items.map((item) => (
+          <li key={item.url} className="premium-media-item" data-testid="premium-media-item">
+            {item.mimetype.startsWith('image/') ? <img src={item.url} alt="" width={64} height={64} loading="lazy" /> : <span className="premium-media-file" aria-hidden="true" />}
+            <span className="premium-media-info">
+              <span>{formatBytes(item.size, locale)}</span>
+              <span className="premium-muted">{t('media.uploaded', { date: formatDay(item.created_at, locale) })}</span>
+            </span>
+            <CopyButton value={item.url} label={t('media.copy')} copiedLabel={t('media.copied')} />
+            <button type="button" className="button button-secondary" onClick={() => void remove(item)}>
+              {t('media.delete')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {state === 'error' && (
+        <p role="alert">
+          {t('loadFailed')}{' '}
+          <button type="button" className="button button-secondary" onClick={() => void load(items.length)}>
+            {t('retry')}
+          </button>
+        </p>
+      )}
+      {more && state === 'ready' && (
+        <button type="button" className="button button-secondary" onClick={() => void load(items.length)}>
+          {t('media.more')}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { contentOf, formatDay, KIND_HISTORY, ofKind, signed } from './membership';
+
+interface Order {
+  purchased_at: number;
+  product_label: string;
+  amount_btc: string;
+  amount_usd: string;
+}
+
+const PAGE = 20;
+
+/** membership_purchase_history, 20 a page (spec "purchase history (limit 20)"). */
+export function OrderHistory() {
+  const { t, i18n } = useTranslation('premium');
+  const locale = i18n.resolvedLanguage ?? 'hu';
+  const [orders, setOrders] = useState<Order[]>([]);
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [more, setMore] = useState(false);
+  const load = useCallback(async (offset: number) => {
+    setState('loading');
+    try {
+      const reply = await signed('membership_purchase_history', { limit: PAGE, offset });
+      const page = contentOf<Order[]>(ofKind(reply, KIND_HISTORY)) ?? [];
+      setOrders((o) => (offset === 0 ? page : [...o, ...page]));
+      setMore(page.length === PAGE);
+      setState('ready');
+    } catch {
+      setState('error');
+    }
+  }, []);
+  useEffect(() => {
+    void load(0);
+  }, [load]);
+  return (
+    <section className="premium-history" aria-labelledby="premium-history-heading">
+      <h3 id="premium-history-heading">{t('history.heading')}</h3>
+      {state === 'ready' && orders.length === 0 && <p>{t('history.empty')}</p>}
+      {orders.length > 0 && (
+        <table className="premium-table" data-testid="premium-history">
+          <thead>
+            <tr>
+              <th scope="col">{t('history.date')}</th>
+              <th scope="col">{t('history.product')}</th>
+              <th scope="col">{t('history.amount')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((o, i) => (
+              <tr key={`${o.purchased_at}-${i}`}>
+                <td>{formatDay(o.purchased_at, locale)}</td>
+                <td>{o.product_label}</td>
+                <td>{t('history.usdSats', { usd: o.amount_usd, sats: Math.round(Number(o.amount_btc) * 1e8).toLocaleString(locale) })}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {state === 'error' && (
+        <p role="alert">
+          {t('loadFailed')}{' '}
+          <button type="button" className="button button-secondary" onClick={() => void load(orders.length)}>
+            {t('retry')}
+          </button>
+        </p>
+      )}
+      {more && state === 'ready' && (
+        <button type="button" className="button button-secondary" onClick={() => void load(orders.length)}>
+          {t('history.more')}
+        </button>
+      )}
+    </section>
+  );
+}
