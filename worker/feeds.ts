@@ -6,7 +6,7 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import { feedMachine, feedStatusOf, type FeedMachineSnapshot, type FeedPage, type FetchPageInput } from '../machines/feed.ts';
 import type { CacheReply, FeedNote, FeedSnapshot, Profile } from '../core/types.ts';
 import { parseBundle } from '../core/bundle.ts';
-import { SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
+import { FEED_POLL_INTERVAL_MS, SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
 import { CACHED_NOTES_PER_FEED, CachedFeedView, type FeedCache } from './feedCache.ts';
 
 export type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
@@ -143,11 +143,19 @@ export class FeedRegistry {
   private readonly feeds = new Map<number, FeedInstance>();
   private nextHandle = 1;
   private readonly machine;
+  private pollMs = FEED_POLL_INTERVAL_MS;
 
   constructor(private readonly options: FeedRegistryOptions) {
     this.machine = feedMachine.provide({
       actors: { fetchPage: fromPromise<FeedPage, FetchPageInput>(({ input }) => fetchFeedPage(options.request, input)) },
+      // Read each time a feed starts waiting, so a devMode tab's interval applies to running feeds too.
+      delays: { pollInterval: () => this.pollMs },
     });
+  }
+
+  /** A devMode tab's shorter polling (ClientConfig.devTimings); the spec's 30 s otherwise. */
+  setPollInterval(ms: number): void {
+    this.pollMs = ms;
   }
 
   open(tabId: string, spec: string, cb: (s: FeedSnapshot) => unknown, release: () => void = () => undefined): number {
