@@ -53,7 +53,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // Every relay and cache connection may listen; the default cap of 10 would only produce warnings.
   live.setMaxListeners(0);
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
-  const stats: ServerStats = { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0 };
+  const stats: ServerStats = { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0, asyncSubscriptions: {} };
   const ctx: ServerContext = {
     config,
     db,

@@ -97,6 +97,8 @@ export interface ServerStats {
   cacheConnectionsTotal: number;
   relayConnections: number;
   relayConnectionsTotal: number;
+  /** Open async subscriptions (S §1.5) by command, so tests can see from outside that a CLOSE landed. */
+  asyncSubscriptions: Record<string, number>;
 }
 
 export interface ServerContext {

@@ -29,7 +29,23 @@ function readConfig(): ClientConfig {
     devMode,
     guestPubkey: stored('guestPubkey') || undefined,
     activityTimings: devMode ? parseTimings(stored('activityTimings')) : undefined,
+    devTimings: devMode ? parseDevTimings(stored('devTimings')) : undefined,
   };
+}
+
+/** localStorage devTimings ('{"feedPollMs":2000,"requestTimeoutMs":3000}'); malformed values are left out. */
+function parseDevTimings(raw: string | null): ClientConfig['devTimings'] {
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(raw) as Record<string, unknown>;
+    const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
+    return {
+      feedPollMs: ok(value.feedPollMs) ? value.feedPollMs : undefined,
+      requestTimeoutMs: ok(value.requestTimeoutMs) ? value.requestTimeoutMs : undefined,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** localStorage activityTimings ('{"sleepMs":5000,"wakeMs":3000}'); anything malformed keeps the spec's timings. */

@@ -306,6 +306,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
         socket.send({ type: 'CONNECT', url: cfg.cacheServer, noBinary: cfg.noBinary, devMode: cfg.devMode });
         // Test-speed sleep and wake exist for developers and tests only; ordinary tabs keep the spec's timings.
         if (cfg.devMode && cfg.activityTimings) network.activity.setTimings(cfg.activityTimings);
+        if (cfg.devMode && cfg.devTimings?.requestTimeoutMs) cache.setTimeoutMs(cfg.devTimings.requestTimeoutMs);
+        if (cfg.devMode && cfg.devTimings?.feedPollMs) feeds.setPollInterval(cfg.devTimings.feedPollMs);
       }
       return { version: APP_VERSION };
     },

@@ -48,7 +48,7 @@ export class CacheClient {
   private readonly pending = new Map<string, Pending>();
   private generation = 0;
   private counter = 0;
-  private readonly timeoutMs: number;
+  private timeoutMs: number;
   private readonly prefix: string;
 
   constructor(
@@ -57,6 +57,11 @@ export class CacheClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
     this.prefix = options.prefix ?? 'strucc';
+  }
+
+  /** A devMode tab's shorter timeout (ClientConfig.devTimings); applies to requests sent from now on. */
+  setTimeoutMs(ms: number): void {
+    this.timeoutMs = ms;
   }
 
   /** One cache command, resolved at its EOSE, at a timeout (notice 'timeout'), never rejected. */

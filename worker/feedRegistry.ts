@@ -10,7 +10,7 @@ import { notify } from './util/notify.ts';
 import { Throttle } from './util/throttle.ts';
 import { TabHandles } from './util/tabHandles.ts';
 import { parseBundle } from '../core/bundle.ts';
-import { SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
+import { FEED_POLL_INTERVAL_MS, SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
 import { CACHED_NOTES_PER_FEED, CachedFeedView, type FeedCache } from './feedCache.ts';
 
 /** mega_feed_directive {spec, limit, until?, since?, user_pubkey?} to one FeedPage. */
@@ -87,11 +87,19 @@ export interface FeedRegistryOptions {
 export class FeedRegistry {
   private readonly feeds = new TabHandles<FeedInstance>();
   private readonly machine;
+  private pollMs = FEED_POLL_INTERVAL_MS;
 
   constructor(private readonly options: FeedRegistryOptions) {
     this.machine = feedMachine.provide({
       actors: { fetchPage: fromPromise<FeedPage, FetchPageInput>(({ input }) => fetchFeedPage(options.request, input)) },
+      // Read each time a feed starts waiting, so a devMode tab's interval applies to running feeds too.
+      delays: { pollInterval: () => this.pollMs },
     });
+  }
+
+  /** A devMode tab's shorter polling (ClientConfig.devTimings); the spec's 30 s otherwise. */
+  setPollInterval(ms: number): void {
+    this.pollMs = ms;
   }
 
   open(tabId: string, spec: string, cb: (s: FeedSnapshot) => unknown, release: () => void = () => undefined): number {

@@ -294,7 +294,7 @@ export interface LogsApi {
  * required: the worker implements all of them, and Comlink's Remote type cannot call an optional one.
  * Callbacks must be wrapped in Comlink.proxy by the caller. Subscriptions return a numeric handle to
  * pass back to the matching close call.
- * tests/unit/apiSurface.test.ts pins its method names.
+ * tests/unit/worker/portSession.test.ts pins its method names.
  */
 export interface StruccApi
   extends TabApi,

@@ -27,6 +27,18 @@ export interface ClientConfig {
    * so tests and developers can watch sleep and wake without waiting 5 minutes.
    */
   activityTimings?: ActivityTimings;
+  /**
+   * Shorter feed polling and cache request timeout, honoured only with devMode on (localStorage
+   * devTimings), so the new-notes pill and a failing save show in seconds instead of 30 and 20.
+   */
+  devTimings?: DevTimings;
+}
+
+export interface DevTimings {
+  /** How often a feed asks for newer notes (spec: 30 s). */
+  feedPollMs?: number;
+  /** How long a cache request waits for its answer (spec: 20 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface ActivityTimings {

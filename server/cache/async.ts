@@ -41,6 +41,23 @@ export const ASYNC_COMMANDS: ReadonlyMap<string, AsyncCommand> = new Map<string,
   ...membershipAsyncCommands,
 ]);
 
+/** Counts `sub` in `counts[name]` until it is released, whichever way it ends. */
+export function counted(name: string, sub: AsyncSubscription, counts: Record<string, number>): AsyncSubscription {
+  counts[name] = (counts[name] ?? 0) + 1;
+  let released = false;
+  return {
+    everyMs: sub.everyMs,
+    poll: () => sub.poll(),
+    dispose: () => {
+      if (!released) {
+        released = true;
+        counts[name]--;
+      }
+      sub.dispose?.();
+    },
+  };
+}
+
 interface Entry {
   sub: AsyncSubscription;
   everyTicks: number;

@@ -8,7 +8,7 @@ import type { NostrEvent, ServerContext } from '../context.ts';
 import { Args, CommandError, isHex64 } from './args.ts';
 import type { CacheObject } from './data.ts';
 import { MAX_FRAME_BYTES, parseCacheFilter, parseClientMessage, refuseUnread, Writer, type Filter } from './framing.ts';
-import { ASYNC_COMMANDS, AsyncHub, type AsyncSubscription } from './async.ts';
+import { ASYNC_COMMANDS, AsyncHub, counted, type AsyncSubscription } from './async.ts';
 import { livePush, runPlainFilter, subscribeLive } from './plain.ts';
 import { COMMANDS, commandEnv, PARTIAL_ON_TIMEOUT, type ConnectionInfo } from './registry.ts';
 import { CacheKind } from '../../core/kinds.ts';
@@ -130,7 +130,7 @@ class CacheConnection {
     }
 
     const objects: CacheObject[] = [];
-    const registered: AsyncSubscription[] = [];
+    const registered: { name: string; sub: AsyncSubscription }[] = [];
     let handshake = false;
     try {
       for (const filter of filters) {
@@ -144,7 +144,7 @@ class CacheConnection {
           }
           const asyncCommand = ASYNC_COMMANDS.get(parsed.command);
           if (asyncCommand) {
-            registered.push(await asyncCommand(new Args(parsed.kwargs), commandEnv(this.ctx, this.info)));
+            registered.push({ name: parsed.command, sub: await asyncCommand(new Args(parsed.kwargs), commandEnv(this.ctx, this.info)) });
             continue;
           }
           objects.push(...(await this.runCommand(parsed.command, parsed.kwargs)));
@@ -156,18 +156,18 @@ class CacheConnection {
         }
       }
     } catch (err) {
-      for (const sub of registered) sub.dispose?.();
+      for (const { sub } of registered) sub.dispose?.();
       this.writer.notice(subid, this.reason(err));
       this.writer.eose(subid);
       return;
     }
     if (this.closed) {
       // The socket went away while the command ran; a timer registered now would never stop.
-      for (const sub of registered) sub.dispose?.();
+      for (const { sub } of registered) sub.dispose?.();
       return;
     }
     // Real clients send one filter per REQ; should several be async, the last one owns the subid.
-    for (const sub of registered) this.asyncSubs.add(subid, sub);
+    for (const { name, sub } of registered) this.asyncSubs.add(subid, counted(name, sub, this.ctx.stats.asyncSubscriptions));
     // The handshake is acknowledged with a bare text EOSE whatever the mode (S §1.3).
     if (handshake && objects.length === 0) this.writer.eose(subid);
     else this.writer.reply(subid, objects);

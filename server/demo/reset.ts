@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     live,
     now,
     importer: createImporter({ db, live, now }),
-    stats: { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0 },
+    stats: { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0, asyncSubscriptions: {} },
   };
   try {
     await seedDemoIfEmpty(ctx);

@@ -66,6 +66,7 @@ async function status(ctx: ServerContext, res: ServerResponse): Promise<void> {
     cacheConnectionsTotal: ctx.stats.cacheConnectionsTotal,
     relayConnections: ctx.stats.relayConnections,
     relayConnectionsTotal: ctx.stats.relayConnectionsTotal,
+    asyncSubscriptions: ctx.stats.asyncSubscriptions,
     events: Number(row?.n ?? 0),
     // Several processes on one PostgreSQL: which one runs the periodic jobs.
     leader: ctx.cluster?.isLeader() ?? false,

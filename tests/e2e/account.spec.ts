@@ -7,9 +7,9 @@ import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { queryRelay, signIn } from './support/session.ts';
 import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
+import { base, wsUrl } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
-const relayUrl = () => `${base().replace(/^http/, 'ws')}/relay`;
+const relayUrl = () => wsUrl('/relay');
 
 async function cacheStatus() {
   const res = await fetch(`${base()}/api/status`);

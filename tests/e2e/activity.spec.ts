@@ -3,8 +3,8 @@ import { ACTIVITY_REPORT_THROTTLE_MS } from '../../core/config.ts';
 import type { ActivitySnapshot, ActivityState, StruccApi } from '../../core/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { enableDevMode } from './support/nip07-stub.ts';
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
 
 async function cacheConnections(): Promise<number> {
   const res = await fetch(`${base()}/api/status`);

@@ -3,14 +3,14 @@
  * article as root) and the "…" menu, from the article page; each signed event read back from the
  * server's relay.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { decode } from 'nostr-tools/nip19';
 import { demoIds } from './support/routes.ts';
 import { latestEvent, signIn } from './support/session.ts';
+import { toast } from './support/toast.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
-const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
 
 test('an article is liked and bookmarked by its address, answered with the article as root, and its link copied', async ({ context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -14,6 +14,7 @@ import { displayName, parseProfile } from '../../core/profile.ts';
 import type { AccountSnapshot } from '../../core/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { type Driven, latestEvent, openApp, publishAccepted, queryRelay, relayUrl, signIn } from './support/session.ts';
+import { toast } from './support/toast.ts';
 
 /** Demo user 23 is only mentioned here, never signed in as. */
 const MENTIONED = demoUser(23);
@@ -21,7 +22,6 @@ const now = () => Math.floor(Date.now() / 1000);
 
 const composer = (page: Page) => page.getByRole('dialog', { name: /Új bejegyzés|Válasz|Idézés/ });
 const textArea = (scope: Locator) => scope.getByRole('textbox', { name: 'A bejegyzés szövege' });
-const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
 
 async function openComposer(page: Page) {
   await page.locator('.side-nav [data-new-note]').click();

@@ -3,10 +3,10 @@ import WebSocket from 'ws';
 import { finalizeEvent } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';
 import { DEFAULT_GUEST_PUBKEY } from '../../core/config.ts';
+import { base, serverStatus, wsUrl } from './support/base.ts';
+import { cacheRequest } from './support/cache-client.ts';
 import { watchWorkerFrames } from './support/worker-frames.ts';
 
-const base = () => process.env.STRUCC_URL!;
-const wsUrl = (path: string) => `${base().replace(/^http/, 'ws')}${path}`;
 
 interface CacheObj {
   kind: number;
@@ -16,26 +16,7 @@ interface CacheObj {
   tags?: string[][];
 }
 
-/** One cache command over /v1, the way the worker asks it, collected until EOSE. */
-function cache(command: string, payload: Record<string, unknown> = {}): Promise<CacheObj[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(wsUrl('/v1'));
-    const out: CacheObj[] = [];
-    const timer = setTimeout(() => (ws.close(), reject(new Error(`${command}: no answer`))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['REQ', 'q', { cache: [command, payload] }])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as [string, string, CacheObj | string];
-      if (msg[0] === 'EVENT') out.push(msg[2] as CacheObj);
-      if (msg[0] === 'EOSE' || msg[0] === 'NOTICE') {
-        clearTimeout(timer);
-        ws.close();
-        if (msg[0] === 'NOTICE') reject(new Error(String(msg[2])));
-        else resolve(out);
-      }
-    });
-    ws.on('error', reject);
-  });
-}
+const cache = (command: string, payload: Record<string, unknown> = {}) => cacheRequest<CacheObj>(command, payload);
 
 function content<T>(objects: CacheObj[], kind: number): T {
   const obj = objects.find((o) => o.kind === kind);
@@ -150,9 +131,13 @@ test('network stats are live: non-zero numbers that move when a note arrives', a
   const req = frames.sent.find((f) => f[0] === 'REQ' && JSON.stringify(f[2]).includes('"net_stats"'));
   expect(req).toEqual(['REQ', expect.any(String), expect.objectContaining({ cache: expect.arrayContaining(['net_stats']) })]);
   expect(frames.sent.some((f) => f[0] === 'CLOSE' && f[1] === req![1])).toBe(false);
+  // And the server agrees: it holds this tab's one net_stats subscription, and none once the CLOSE lands.
+  const netStats = async () => (await serverStatus()).asyncSubscriptions.net_stats ?? 0;
+  await expect.poll(netStats).toBe(1);
   await page.locator('.side-nav').getByRole('link', { name: 'Kezdőlap', exact: true }).click();
   await expect(page.locator('[data-stat="pubnotes"]')).toHaveCount(0);
   await expect.poll(() => frames.sent.some((f) => f[0] === 'CLOSE' && f[1] === req![1])).toBe(true);
+  await expect.poll(netStats).toBe(0);
   await frames.detach();
 });
 

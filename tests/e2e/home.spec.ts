@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
 
 async function cacheStatus() {
   const res = await fetch(`${base()}/api/status`);

@@ -5,6 +5,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nost
 import { naddrEncode, neventEncode, npubEncode } from 'nostr-tools/nip19';
 import { publishAccepted } from './support/session.ts';
 import { ROUTES, visit } from './support/routes.ts';
+import { base } from './support/base.ts';
 
 // Our origin holds the key (in its shared worker), so nothing shown on it may run a stranger's
 // code. A corpus of hostile notes, profiles, articles, link previews and media responses is
@@ -12,7 +13,6 @@ import { ROUTES, visit } from './support/routes.ts';
 // Policy must never have to step in (every violation fails the test, so the CSP is also proven
 // to let the app itself run untouched).
 
-const base = () => process.env.STRUCC_URL!;
 const PWN = 'window.__pwned=1';
 
 declare global {

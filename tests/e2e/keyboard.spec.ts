@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { npubEncode } from 'nostr-tools/nip19';
 import { demoUser } from '../../server/demo/accounts.ts';
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
 
 const focusedNoteId = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('article[data-note-id]')?.getAttribute('data-note-id') ?? null);
 

@@ -11,6 +11,7 @@ import { sealWithPin } from '../../worker/pin.ts';
 import { displayName, emptyProfile } from '../../core/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { type Driven, latestEvent, openApp, queryRelay, useLocalRelay } from './support/session.ts';
+import { base } from './support/base.ts';
 
 /** The wide layout's chip (the phone top bar's copy is hidden at this viewport). */
 const chip = (page: Page) => page.locator('.side-nav .account-chip');
@@ -212,7 +213,7 @@ test('a first-time guest gets the getting-started modal once; the chip opens it 
   // Automated browsers skip the welcome; this test plays a person's browser.
   await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
   const page = await context.newPage();
-  await page.goto(`${process.env.STRUCC_URL}/home`);
+  await page.goto(`${base()}/home`);
   const welcome = page.getByRole('dialog', { name: 'Üdv a Struccon!' });
   await expect(welcome).toBeVisible();
   await expect(welcome.getByRole('button', { name: 'Fiók létrehozása' })).toBeVisible();

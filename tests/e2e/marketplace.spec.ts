@@ -8,9 +8,9 @@ import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { ADVANCED_FEEDS } from '../../server/cache/defaults.ts';
 import { cacheRequest } from './support/cache-client.ts';
 import { openApp, signIn } from './support/session.ts';
+import { toast } from './support/toast.ts';
 
 const switcherNames = (page: Page) => page.locator('.feed-switcher > button[aria-pressed]').allInnerTexts();
-const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
 
 /** Ids of the first notes the server gives for a spec, as the preview must show them. */
 async function firstNoteIds(spec: string, viewer: string): Promise<string[]> {

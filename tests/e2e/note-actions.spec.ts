@@ -8,6 +8,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nost
 import { decode, neventEncode, noteEncode, nsecEncode, npubEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, PublishResult } from '../../core/types.ts';
 import { baseUrl, type Driven, latestEvent, openApp, publishAccepted, queryRelay, signIn } from './support/session.ts';
+import { toast } from './support/toast.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -68,7 +69,6 @@ async function openMenu(card: Locator): Promise<Locator> {
   return menu;
 }
 
-const toast = (page: Page, text: string) => page.locator('.toaster').getByText(text, { exact: true });
 
 test('like: a kind 7 with e and p tags, the heart highlighted, the count up by one, and liked in a second tab', async ({ context }) => {
   const author = await newAuthor();

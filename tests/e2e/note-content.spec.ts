@@ -7,8 +7,8 @@ import { neventEncode, npubEncode } from 'nostr-tools/nip19';
 import { demoUser } from '../../server/demo/accounts.ts';
 import { encodeBolt11 } from '../../server/demo/bolt11.ts';
 import { publishAccepted, queryRelay } from './support/session.ts';
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
 
 async function cacheApi(command: string, kwargs: Record<string, unknown>): Promise<{ kind: number; content?: string }[]> {
   const res = await fetch(`${base()}/api`, { method: 'POST', body: JSON.stringify([command, kwargs]) });

@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { DEMO_LOGIN } from '../../server/demo/accounts.ts';
+import { DEMO_LOGIN, demoUser } from '../../server/demo/accounts.ts';
 import { displayName, emptyProfile } from '../../core/profile.ts';
 import { parseNotifications } from '../../worker/notifications.ts';
 import { sumNotificationCounts } from '../../machines/notifications.ts';
@@ -10,6 +10,7 @@ import { cacheRequest, firstPushed } from './support/cache-client.ts';
 import { installNip07Stub } from './support/nip07-stub.ts';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { publishAccepted, queryRelay } from './support/session.ts';
+import { base } from './support/base.ts';
 
 /** The counts are private (issue 12): asked for with the user's fresh signed request, as the worker does. */
 const countsRequest = () => ({
@@ -20,7 +21,6 @@ const countsRequest = () => ({
   ),
 });
 
-const base = () => process.env.STRUCC_URL!;
 const THEMES = ['sunrise', 'sunset', 'midnight', 'ice'] as const;
 
 /**
@@ -105,6 +105,13 @@ test('the unread badge shows the server count, and viewing the list marks it see
 });
 
 test('signed in: the real notifications, grouped, with the actors the server names; tabs filter; load more', async ({ context }) => {
+  // How many mentions and reposts a seeded demo network holds varies: one fresh each (older than
+  // the likes below, so those stay the newest group) makes every filtered tab non-empty.
+  const [own] = await queryRelay({ kinds: [1], authors: [DEMO_LOGIN.pubkey], limit: 1 });
+  const earlier = Math.floor(Date.now() / 1000) - 10;
+  const other = demoUser(3).secretKey;
+  await publishAccepted(finalizeEvent({ kind: 1, created_at: earlier, tags: [['p', DEMO_LOGIN.pubkey]], content: 'Szia, ezt neked írom.' }, other));
+  await publishAccepted(finalizeEvent({ kind: 6, created_at: earlier, tags: [['e', own.id], ['p', DEMO_LOGIN.pubkey]], content: JSON.stringify(own) }, other));
   const liked = await freshLikes(['Kedvelő Kata', 'Kedvelő Bence']);
   const page = await signInAndOpen(context);
   await waitReady(page, 'Összes');
@@ -152,10 +159,8 @@ test('signed in: the real notifications, grouped, with the actors the server nam
     await waitReady(page, tab);
     const expected = await serverGroups(group);
     await expect(panel(page)).toHaveAttribute('data-notification-count', String(expected.page.notifications.length));
-    if (expected.groups.length === 0) {
-      await expect(panel(page).locator('.status-message')).toBeVisible();
-      continue;
-    }
+    // The demo network has replies, reposts and mentions of the demo login.
+    expect(expected.groups.length, `${group} on the server`).toBeGreaterThan(0);
     await expect(rows(page).first().locator('.notif-name')).toHaveText(expected.nameOf(expected.groups[0].actors[0]));
     for (const type of await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-notification-type')))) {
       expect(types as readonly string[]).toContain(type);

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { cacheRequest } from './support/cache-client.ts';
 import hu from '../../locales/hu/pages.json' with { type: 'json' };
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
 
 const DOCUMENTS = [
   { path: '/terms', key: 'terms', heading: 'Felhasználási feltételek', must: ['A fiókod a kulcsod', 'Zapok és fizetések', 'zéró toleranciát'] },

@@ -4,6 +4,7 @@ import { generateSecretKey } from 'nostr-tools/pure';
 import { DEMO_LOGIN_PUBKEY, demoUser } from '../../server/demo/accounts.ts';
 import { demoWalletActive, nsecSignIn } from './support/demo-wallet.ts';
 import { latestEvent, openApp, useLocalRelay, type Driven } from './support/session.ts';
+import { base } from './support/base.ts';
 
 // Premium and legends against the seeded demo network: the demo login is no member and buys a
 // plan with its demo wallet (a real NIP-47 payment of the quote's invoice); demo users 2–5 are
@@ -22,7 +23,7 @@ test('buys premium through the steps with the demo wallet; the tier shows at onc
   await openApp(second, '/premium');
   await expect(second.getByRole('heading', { name: 'Válassz nevet' })).toBeVisible();
 
-  await page.goto(`${process.env.STRUCC_URL}/premium`);
+  await page.goto(`${base()}/premium`);
   await expect(page.getByRole('heading', { name: 'Válassz nevet' })).toBeVisible();
   const field = page.getByLabel('Prémium név');
   const status = page.getByTestId('premium-name-status');
@@ -79,7 +80,7 @@ test('leaderboards: premium members and legends with donations, order choice and
   const { context, page } = await signIn(browser, '/premiums');
   await expect(page.getByRole('heading', { name: 'Prémium tagok', level: 1 })).toBeVisible();
   expect(await page.getByTestId('leaderboard-row').count()).toBeGreaterThanOrEqual(4);
-  await page.goto(`${process.env.STRUCC_URL}/legends`);
+  await page.goto(`${base()}/legends`);
   await expect(page.getByRole('heading', { name: 'Legendák', level: 1 })).toBeVisible();
   await expect(page.getByTestId('legend-counts')).toContainText('Követettjeid között');
   const rows = page.getByTestId('leaderboard-row');
@@ -148,7 +149,7 @@ test('a legend changes their look on /premium/legend and others see it; support 
   await expect(card.getByTestId('legend-badge')).toHaveAttribute('data-style', 'TEAL');
   await viewer.context.close();
 
-  await page.goto(`${process.env.STRUCC_URL}/premium/support`);
+  await page.goto(`${base()}/premium/support`);
   const amount = page.getByLabel('Támogatás összege (Ft)');
   await amount.fill('50000');
   await expect(page.getByText('Legenda tagsághoz legalább 100 000 Ft szükséges.')).toBeVisible();

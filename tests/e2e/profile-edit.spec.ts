@@ -8,11 +8,11 @@ import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { npubEncode } from 'nostr-tools/nip19';
 import { baseUrl, latestEvent, openApp, signIn, useLocalRelay } from './support/session.ts';
+import { toast } from './support/toast.ts';
 
 /** A valid 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
 
 /** Holds each upload request until release() is called, so the progress state can be seen. */
 /** Holds each upload socket's frames (the signed chunks) until released, one upload at a time. */

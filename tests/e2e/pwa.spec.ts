@@ -6,11 +6,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { generateSecretKey } from 'nostr-tools/pure';
 import { signIn } from './support/session.ts';
+import { base } from './support/base.ts';
 
 // The installable app: manifest, service worker, offline revisit and the update of a new build.
 // http://127.0.0.1 is a secure context, so the service worker runs as it would over HTTPS.
 
-const base = () => process.env.STRUCC_URL!;
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 
 interface Manifest {

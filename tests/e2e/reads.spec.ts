@@ -2,12 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent } from 'nostr-tools/pure';
 import { naddrEncode } from 'nostr-tools/nip19';
-import WebSocket from 'ws';
 import { demoUser, HOUSE_PUBKEY } from '../../server/demo/accounts.ts';
 import { publishToRelay } from './support/session.ts';
+import { cacheRequest } from './support/cache-client.ts';
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
-const wsUrl = (path: string) => `${base().replace(/^http/, 'ws')}${path}`;
 
 interface Ev {
   id: string;
@@ -19,25 +18,7 @@ interface Ev {
 }
 type Obj = { kind: number; content?: string } & Partial<Ev>;
 
-/** One cache command over /v1, collected until EOSE. */
-function cache(command: string, payload: Record<string, unknown> = {}): Promise<Obj[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(wsUrl('/v1'));
-    const out: Obj[] = [];
-    const timer = setTimeout(() => (ws.close(), reject(new Error(`${command} did not answer`))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['REQ', 'r', { cache: [command, payload] }])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as unknown[];
-      if (msg[0] === 'EVENT') out.push(msg[2] as Obj);
-      if (msg[0] === 'EOSE' || msg[0] === 'NOTICE') {
-        clearTimeout(timer);
-        ws.close();
-        resolve(out);
-      }
-    });
-    ws.on('error', reject);
-  });
-}
+const cache = (command: string, payload: Record<string, unknown> = {}) => cacheRequest<Obj>(command, payload);
 
 const tag = (e: Ev, name: string) => e.tags.find((t) => t[0] === name)?.[1] ?? '';
 

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { englishIn } from './support/catalogue.ts';
 import { ROUTES, visit, watchErrors } from './support/routes.ts';
+import { base } from './support/base.ts';
 
 // Every route of spec §2, visited by a guest with the demo network's real ids: each one
 // settles on a Hungarian heading (never a blank page or an endless spinner) without errors.
@@ -22,11 +23,16 @@ for (const route of ROUTES) {
     const bodyText = await page.locator('body').innerText();
     expect(bodyText.replace(/\s+/g, ' ').length, `${path}: the page has content`).toBeGreaterThan(heading.length + 40);
 
+    // Never a page that only describes a feature: a title plus one paragraph of intro and nothing
+    // else is the placeholder shape (InfoPage's PageIntro without children).
+    const placeholder = page.locator('.page:has(> .page-intro):not(:has(> :not(.page-header, .page-intro))) > .page-intro:not(:has(> :not(p)))');
+    await expect(placeholder, `${path}: a working screen, not a description of one`).toHaveCount(0);
+
     expect(errors, `${path}: no uncaught errors or console errors`).toEqual([]);
   });
 }
 
 test('/download redirects to /downloads', async ({ page }) => {
-  await page.goto(`${process.env.STRUCC_URL}/download`);
+  await page.goto(`${base()}/download`);
   await expect(page).toHaveURL(/\/downloads$/);
 });

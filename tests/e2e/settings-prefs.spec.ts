@@ -7,6 +7,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { cacheRequest } from './support/cache-client.ts';
 import { baseUrl, type Driven, openApp, signIn } from './support/session.ts';
+import { enableDevTimings } from './support/nip07-stub.ts';
+import { toast } from './support/toast.ts';
 
 /** The user's server-saved settings (protocol §3.9 get_app_settings). */
 async function storedSettings(secretKey: Uint8Array): Promise<Record<string, unknown>> {
@@ -20,7 +22,6 @@ async function storedSettings(secretKey: Uint8Array): Promise<Record<string, unk
 }
 
 const html = (page: Page) => page.locator('html');
-const toast = (page: Page, text: string) => page.locator('.toast-text', { hasText: text });
 
 test('the theme and animation choice is saved to the server and applies in every tab and browser', async ({ context, browser }) => {
   const secretKey = generateSecretKey();
@@ -63,7 +64,7 @@ test('the theme and animation choice is saved to the server and applies in every
 });
 
 test('a guest can pick a theme on this device and is offered to sign in', async ({ page }) => {
-  await page.goto(`${process.env.STRUCC_URL}/settings/appearance`);
+  await page.goto(`${baseUrl()}/settings/appearance`);
   await expect(page.getByText(/Ha bejelentkezel, a fiókodhoz is elmentjük/)).toBeVisible();
   await page.getByText('éjfél', { exact: true }).click();
   await expect(html(page)).toHaveAttribute('data-theme', 'midnight');
@@ -71,7 +72,7 @@ test('a guest can pick a theme on this device and is offered to sign in', async 
   await expect(html(page)).toHaveAttribute('data-theme', 'midnight');
   // Server-saved settings need an account.
   for (const sub of ['notifications', 'zaps']) {
-    await page.goto(`${process.env.STRUCC_URL}/settings/${sub}`);
+    await page.goto(`${baseUrl()}/settings/${sub}`);
     await expect(page.getByText('A beállításaidat a fiókodhoz mentjük, ezért ehhez be kell jelentkezned.')).toBeVisible();
     await expect(page.getByRole('switch')).toHaveCount(0);
   }
@@ -154,6 +155,8 @@ test('zap presets: validation, save, reload and restore defaults', async ({ cont
 
 test('a change made while the cache server is unreachable stays, is flagged, and is saved once the server is back', async ({ context }) => {
   const secretKey = generateSecretKey();
+  // Requests give up after 5 s instead of the spec's 20 s, so the failed save shows sooner.
+  await enableDevTimings(context, { requestTimeoutMs: 5000 });
   const { page } = await signIn(context, secretKey, '/settings/notifications');
   const reposted = page.getByRole('switch', { name: 'Megosztották a bejegyzésedet' });
   await expect(reposted).toBeChecked();
@@ -163,8 +166,8 @@ test('a change made while the cache server is unreachable stays, is flagged, and
   await page.evaluate(() => (window.strucc!.api as unknown as Driven).setCacheServer('ws://127.0.0.1:9/v1'));
   await reposted.click({ force: true });
   await expect(reposted).not.toBeChecked();
-  // The save waits for the socket up to the request timeout (20 s), then fails and is kept for a retry.
-  await expect(page.getByRole('alert').filter({ hasText: 'A beállítások mentése nem sikerült' })).toBeVisible({ timeout: 30_000 });
+  // The save waits for the socket up to the request timeout, then fails and is kept for a retry.
+  await expect(page.getByRole('alert').filter({ hasText: 'A beállítások mentése nem sikerült' })).toBeVisible();
   await expect(reposted).not.toBeChecked();
 
   // Back online: the kept change goes out without another click.

@@ -1,10 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { hu } from './support/catalogue.ts';
+import { base } from './support/base.ts';
 
 // The four themes (spec: sunrise, sunset, midnight, ice) chosen through localStorage, and the
 // phone layout at or below 720 px.
 
-const base = () => process.env.STRUCC_URL!;
 const THEMES = ['sunrise', 'sunset', 'midnight', 'ice'] as const;
 
 async function openWithTheme(page: Page, theme: string | null): Promise<string> {

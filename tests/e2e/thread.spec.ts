@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import WebSocket from 'ws';
 import { naddrEncode, neventEncode, noteEncode } from 'nostr-tools/nip19';
 import { demoUser } from '../../server/demo/accounts.ts';
+import { cacheRequest } from './support/cache-client.ts';
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
 const RANGE = 10000113;
 
 interface CacheObj {
@@ -15,26 +15,7 @@ interface CacheObj {
   tags?: string[][];
 }
 
-/** One cache command over ws://…/v1, answered at EOSE (plain text frames: no compression handshake). */
-function cache(command: string, payload: Record<string, unknown>): Promise<CacheObj[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${base().replace(/^http/, 'ws')}/v1`);
-    const out: CacheObj[] = [];
-    const timer = setTimeout(() => (ws.close(), reject(new Error(`${command}: no answer`))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['REQ', 'q', { cache: [command, payload] }])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as [string, string, CacheObj | string];
-      if (msg[0] === 'EVENT') out.push(msg[2] as CacheObj);
-      if (msg[0] === 'EOSE' || msg[0] === 'NOTICE') {
-        clearTimeout(timer);
-        ws.close();
-        if (msg[0] === 'NOTICE') reject(new Error(String(msg[2])));
-        else resolve(out);
-      }
-    });
-    ws.on('error', reject);
-  });
-}
+const cache = (command: string, payload: Record<string, unknown>) => cacheRequest<CacheObj>(command, payload);
 
 interface ThreadShape {
   id: string;

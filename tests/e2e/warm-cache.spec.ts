@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium.ts';
+import { base } from './support/base.ts';
 
-const base = () => process.env.STRUCC_URL!;
 
 async function cacheConnections(): Promise<number> {
   const res = await fetch(`${base()}/api/status`);

@@ -10,24 +10,15 @@ import { nsecEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { WebSocketFactory, WebSocketLike } from '../../worker/relays.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
 import type { AccountSnapshot, NostrEvent, RelayInfo } from '../../core/types.ts';
+import { until } from '../support/until.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 const wsFactory: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
-
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('account services against the real server', () => {
   const sk = generateSecretKey();
@@ -43,7 +34,7 @@ describe('account services against the real server', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'strucc-account-'));
-    server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DEMO: '0', DIST_DIR: join(dir, 'no-dist') }));
+    server = await startStrucc(dir);
     relayUrl = `ws://127.0.0.1:${server.port}/relay`;
     // An older contact list of ours is already known to the server.
     const old = finalizeEvent({ kind: 3, tags: [['p', bob], ['p', carol]], content: '', created_at: Math.floor(Date.now() / 1000) - 60 }, sk);

@@ -118,3 +118,18 @@ export function content<T = Record<string, unknown>>(obj: Record<string, unknown
 }
 
 export const ofKind = (events: Record<string, unknown>[], kind: number) => events.filter((e) => e.kind === kind);
+
+/** The RANGE object's content (S §2.2): the order and the ids of a feed page. */
+export interface Range {
+  since?: number;
+  until?: number;
+  order_by: string;
+  elements: string[];
+}
+
+/** The RANGE (10000113) that closes a feed reply; takes the reply or its objects, fails without one. */
+export function rangeOf(reply: Reply | Record<string, unknown>[]): Range {
+  const ranges = ofKind(Array.isArray(reply) ? reply : reply.events, 10000113);
+  if (ranges.length === 0) throw new Error('the reply has no RANGE');
+  return content<Range>(ranges.at(-1));
+}

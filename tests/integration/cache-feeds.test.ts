@@ -3,14 +3,13 @@
  * threads and rankings, checked against what the test imported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { content, ofKind, type CacheClient } from './cache-client.ts';
+import { content, ofKind, rangeOf, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 
 type Obj = Record<string, unknown>;
 /** The event as it travels on the wire (nostr-tools marks signed objects with a symbol). */
 const json = (e: object) => JSON.parse(JSON.stringify(e)) as Obj;
 const last = <T>(xs: T[]): T => xs[xs.length - 1];
-const rangeOf = (events: Obj[]) => content<{ since?: number; until?: number; order_by: string; elements: string[] }>(last(events));
 const statsFor = (events: Obj[], id: string) =>
   ofKind(events, 10000100).map((e) => content(e)).find((s) => s.event_id === id);
 

@@ -8,21 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { CacheObject, SocketSnapshot } from '../../core/types.ts';
 import { person, sign } from './people.ts';
-
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from '../support/until.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 describe('a cache server restarting mid-session', () => {
   const dir = mkdtempSync(join(tmpdir(), 'strucc-restart-cache-'));
@@ -34,7 +25,7 @@ describe('a cache server restarting mid-session', () => {
   let port = 0;
 
   const start = async () => {
-    server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dir, DEMO: '0', DIST_DIR: join(dir, 'no-dist') }));
+    server = await startStrucc(dir, { PORT: String(port) });
     port = server.port;
   };
 

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheClient, content } from './cache-client.ts';
+import { until } from '../support/until.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 
 let srv: CacheTestServer;
@@ -193,12 +194,20 @@ describe('streams', () => {
     const stats = content(push.msg[2] as Record<string, unknown>);
     expect((push.msg[2] as Record<string, unknown>).kind).toBe(10000101);
     expect(stats).toMatchObject({ users: 3, pubnotes: 5, reactions: 3, reposts: 1, zaps: 1, satszapped: 21 });
+    // The server holds the subscription until CLOSE, which it handles before the next REQ's reply.
+    const open = () => srv.ctx.stats.asyncSubscriptions.net_stats ?? 0;
+    expect(open()).toBe(1);
     c.send(JSON.stringify(['CLOSE', 'ns']));
     await c.req('after', 'get_app_releases');
-    const count = pushed().length;
-    await c.req('after2', 'get_app_releases');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(pushed().length).toBe(count);
+    expect(open()).toBe(0);
+  });
+
+  it('a net_stats subscription ends when its socket goes away without CLOSE', async () => {
+    const c = await connect();
+    await c.req('ns2', 'net_stats');
+    expect(srv.ctx.stats.asyncSubscriptions.net_stats).toBe(1);
+    c.close();
+    await until(() => (srv.ctx.stats.asyncSubscriptions.net_stats ?? 0) === 0, 'the subscription is released');
   });
 
   it("a plain {limit, idsonly} subscription (the operator's) lists ids and receives newly imported events", async () => {

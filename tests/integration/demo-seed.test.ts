@@ -20,7 +20,7 @@ function context(dataDir = ''): ServerContext {
     config: { ...readConfig({ PORT: '0', DATA_DIR: dataDir, DIST_DIR: '' }), demoScale: 0.03 },
     db, live, now,
     importer: createImporter({ db, live, now }),
-    stats: { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0 },
+    stats: { cacheConnections: 0, cacheConnectionsTotal: 0, relayConnections: 0, relayConnectionsTotal: 0, asyncSubscriptions: {} },
   };
 }
 

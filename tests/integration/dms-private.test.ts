@@ -12,8 +12,8 @@ import * as nip17 from 'nostr-tools/nip17';
 import type { Event } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 import { startPeerRelay, until, wsFactory, type TestRelay } from '../support/peer-relay.ts';
 import { PrivateInbox } from '../../worker/dmsPrivate.ts';
 import { RelayService } from '../../worker/relays.ts';
@@ -27,7 +27,7 @@ let peer: TestRelay;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strucc-dms-private-'));
-  server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DEMO: '0', DIST_DIR: join(dir, 'no-dist') }));
+  server = await startStrucc(dir);
   ourRelay = server.url.replace(/^http/, 'ws') + '/relay';
   peer = await startPeerRelay();
 });

@@ -3,13 +3,11 @@
  * (tests/integration/explore-fixtures.ts) imported beside the shared fixtures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { content, ofKind, type CacheClient } from './cache-client.ts';
+import { content, ofKind, rangeOf, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import { buildExploreNetwork, type ExploreNetwork } from './explore-fixtures.ts';
 
 type Obj = Record<string, unknown>;
-type Range = { since?: number; until?: number; order_by: string; elements: string[] };
-const rangeOf = (events: Obj[]) => content<Range>(ofKind(events, 10000113).at(-1));
 
 describe.each(['sqlite', 'postgres'] as const)('explore on %s', (store) => {
   let srv: CacheTestServer;

@@ -7,8 +7,8 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 useWebSocketImplementation(WebSocket);
 
@@ -39,7 +39,7 @@ let server: RunningServer;
 async function start(env: Record<string, string>): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'strucc-http-'));
   dirs.push(dir);
-  const s = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: join(dir, 'data'), DEMO: '0', DIST_DIR: join(dir, 'dist'), ...env }));
+  const s = await startStrucc(join(dir, 'data'), { DIST_DIR: join(dir, 'dist'), ...env });
   servers.push(s);
   return s;
 }

@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
 import type { NostrEvent } from '../../server/context.ts';
 import { RawClient } from '../support/ws-client.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 const servers: { server: RunningServer; dir: string }[] = [];
 const clients: RawClient[] = [];
 
 async function start(env: Record<string, string>): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'strucc-limits-'));
-  const server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DEMO: '0', DIST_DIR: join(dir, 'no-dist'), ...env }));
+  const server = await startStrucc(dir, env);
   servers.push({ server, dir });
   return server;
 }

@@ -16,6 +16,7 @@ import { PREMIUM_LIMIT_BYTES, REGULAR_LIMIT_BYTES, uploadLimitBytes } from '../.
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { CacheClient, content, ofKind } from './cache-client.ts';
 import { http, jsonOf, startTestServer, type TestServer } from './services-support.ts';
+import { startPeerRelay, type TestRelay } from '../support/peer-relay.ts';
 
 const REPLY = 10000300;
 const alice = generateSecretKey();
@@ -27,6 +28,8 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
   let pg: TempPostgres | null = null;
   let t: TestServer;
   let relayServer: TestServer;
+  /** A relay written by others (tests/support/peer-relay.ts) on the same list, so rebroadcast is not only proven against Strucc. */
+  let peer: TestRelay;
   let v1: CacheClient;
   let wallet: CacheClient;
   let n = 0;
@@ -55,6 +58,7 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     pg = store === 'postgres' ? await startTempPostgres() : null;
     t = await startTestServer({ DATABASE_URL: pg?.url ?? '' });
     relayServer = await startTestServer();
+    peer = await startPeerRelay();
     configureMembership(t.server.ctx, { demoPayments: true });
     v1 = await CacheClient.connect(`${t.base.replace('http', 'ws')}/v1`);
     wallet = await CacheClient.connect(`${t.base.replace('http', 'ws')}/wallet`);
@@ -67,7 +71,7 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
       sign(alice, { kind: 3, tags: follows(5), content: '', created_at: day0 + 60 }),
       sign(alice, { kind: 3, tags: follows(1), content: '', created_at: day0 + 2 * 86400 }),
       ...[1, 2, 3].map((i) => sign(alice, { kind: 1, tags: [], content: `Jegyzet ${i}`, created_at: now() - 100 + i })),
-      sign(alice, { kind: 10002, tags: [['r', `${relayServer.base.replace('http', 'ws')}/relay`], ['r', 'wss://olvasas.example', 'read']], content: '' }),
+      sign(alice, { kind: 10002, tags: [['r', `${relayServer.base.replace('http', 'ws')}/relay`], ['r', peer.url, 'write'], ['r', 'wss://olvasas.example', 'read']], content: '' }),
     ]);
   });
 
@@ -76,6 +80,7 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     await wallet?.close();
     await t?.stop();
     await relayServer?.stop();
+    await peer?.close();
     pg?.stop();
   });
 
@@ -263,6 +268,9 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     wallet.send(JSON.stringify(['CLOSE', statusSub]));
     const got = await relayServer.server.ctx.db.all<{ content: string }>('SELECT content FROM events WHERE pubkey = ? AND kind = 1 ORDER BY created_at', [alicePk]);
     expect(got.map((r) => r.content)).toEqual(['Jegyzet 1', 'Jegyzet 2', 'Jegyzet 3']);
+    const atPeer = peer.received.filter((f) => f[0] === 'EVENT').map((f) => f[1] as { pubkey: string; kind: number; content: string });
+    expect(atPeer.filter((e) => e.pubkey === alicePk && e.kind === 1).map((e) => e.content).sort()).toEqual(['Jegyzet 1', 'Jegyzet 2', 'Jegyzet 3']);
+    expect(atPeer).toHaveLength(6);
     // A job cut off by a restart resumes from its cursor: 5 sent before, only the last one now.
     const db = t.server.ctx.db;
     const fifth = await db.get<{ created_at: number; id: string }>('SELECT created_at, id FROM events WHERE pubkey = ? ORDER BY created_at, id LIMIT 1 OFFSET 4', [alicePk]);

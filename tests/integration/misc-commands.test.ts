@@ -8,14 +8,13 @@ import { nip19 } from 'nostr-tools';
 import { generateSecretKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../server/cache/registry.ts';
-import { content, ofKind, type CacheClient, type Reply } from './cache-client.ts';
+import { content, ofKind, rangeOf, type CacheClient, type Reply } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import { person, sign, type Person as Who } from './people.ts';
 
 
 type Ev = ReturnType<typeof sign>;
 const ids = (r: Reply, kind?: number) => (kind === undefined ? r.events : ofKind(r.events, kind)).map((e) => e.id as string);
-const rangeOf = (r: Reply) => content<{ order_by: string; elements: string[] }>(ofKind(r.events, 10000113).at(-1));
 /** Every malformed request must end in exactly one NOTICE followed by EOSE (the client's req waits for the EOSE). */
 const expectNotice = (r: Reply, re: RegExp) => {
   expect(r.notices).toHaveLength(1);

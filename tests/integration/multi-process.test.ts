@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { startServerProcess, type RunningServer } from '../support/server-process.ts';
 import { RawClient } from '../support/ws-client.ts';
+import { until } from '../support/until.ts';
 import { BrowserKeys, startPushEndpoint, type PushEndpoint } from '../support/push-endpoint.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -20,14 +21,6 @@ interface Status {
   processId: string;
 }
 const status = async (url: string): Promise<Status> => (await fetch(`${url}/api/status`, { headers: { connection: 'close' } })).json() as Promise<Status>;
-
-async function until(pred: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('two server processes on one PostgreSQL', () => {
   let pg: TempPostgres;

@@ -10,26 +10,17 @@ import { join } from 'node:path';
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { WebSocketFactory, WebSocketLike } from '../../worker/relays.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
 import type { AccountSnapshot, NostrEvent } from '../../core/types.ts';
 import { startBunker, type TestBunker } from '../support/bunker.ts';
+import { until } from '../support/until.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 const wsFactory: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
 const TIMEOUT_MS = 2500;
-
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('remote signer (NIP-46) login against the real server', () => {
   const userSecret = generateSecretKey();
@@ -63,7 +54,7 @@ describe('remote signer (NIP-46) login against the real server', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'strucc-nip46-'));
-    server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DEMO: '0', DIST_DIR: join(dir, 'no-dist') }));
+    server = await startStrucc(dir);
     relayUrl = `ws://127.0.0.1:${server.port}/relay`;
     (globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
     // Two contacts already, so a follow is not held by the "fewer than 2 contacts" repair dialog.

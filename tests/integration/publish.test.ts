@@ -9,21 +9,17 @@ import { join } from 'node:path';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
 import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { NostrEvent, RelayInfo, UnsignedEvent } from '../../core/types.ts';
 import { deadRelayUrl, startPeerRelay, startSlowRelay, until, wsFactory, type TestRelay } from '../support/peer-relay.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 const key = generateSecretKey();
 const author = getPublicKey(key);
 const sign = (t: UnsignedEvent): NostrEvent => JSON.parse(JSON.stringify(finalizeEvent(t, key))) as NostrEvent;
 const nowSec = () => Math.floor(Date.now() / 1000);
 const note = (content: string, created_at = nowSec()): UnsignedEvent => ({ kind: 1, tags: [], content, created_at });
-
-function startStrucc(dataDir: string, port = '0'): Promise<RunningServer> {
-  return startServer(readConfig({ HOST: '127.0.0.1', PORT: port, DATA_DIR: dataDir, DEMO: '0', DIST_DIR: join(dataDir, 'no-dist') }));
-}
 
 describe('relay pool and publishing against real relays', () => {
   let dir: string;

@@ -13,16 +13,9 @@ import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import type { CacheClient } from './cache-client.ts';
 import { person, sign, type Person } from './people.ts';
 import { BrowserKeys, startPushEndpoint, vapidClaims, type PushEndpoint } from '../support/push-endpoint.ts';
+import { until } from '../support/until.ts';
 
 const DM_TEXT = 'titkos szöveg: a széf kódja 4242';
-
-async function until(pred: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error('not in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe.each(['sqlite', 'postgres'] as const)('web push (%s)', (store) => {
   let srv: CacheTestServer;
@@ -188,7 +181,7 @@ describe.each(['sqlite', 'postgres'] as const)('web push (%s)', (store) => {
     const results = await srv.ctx.importer.importEvents(dms);
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(service.stats.dropped - droppedBefore).toBe(10);
-    await until(() => endpoint.received.some((r) => r.path === '/hold/stuck'));
+    await until(() => endpoint.received.some((r) => r.path === '/hold/stuck'), 'the stuck push request');
     expect(endpoint.received.filter((r) => r.path === '/hold/stuck')).toHaveLength(1);
     // The service comes back saying the subscription is gone: the rest of the queue finds no one to send to.
     endpoint.release(410);

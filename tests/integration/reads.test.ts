@@ -3,13 +3,11 @@
  * events by the batch, over the explore network (tests/integration/explore-fixtures.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { content, ofKind, type CacheClient } from './cache-client.ts';
+import { content, ofKind, rangeOf, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import { buildExploreNetwork, type ExploreNetwork } from './explore-fixtures.ts';
 
 type Obj = Record<string, unknown>;
-type Range = { since?: number; until?: number; order_by: string; elements: string[] };
-const rangeOf = (events: Obj[]) => content<Range>(ofKind(events, 10000113).at(-1));
 const raw = (events: Obj[]) => events.filter((e) => typeof e.sig === 'string');
 
 describe.each(['sqlite', 'postgres'] as const)('reads on %s', (store) => {

@@ -10,14 +10,14 @@ import { makeAuthEvent } from 'nostr-tools/nip42';
 import * as nip17 from 'nostr-tools/nip17';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
 import { startPeerRelay, until, wsFactory, type TestRelay } from '../support/peer-relay.ts';
 import { RelayService } from '../../worker/relays.ts';
 import { Signer } from '../../worker/signer.ts';
 import { unwrapPrivateMessage, wrapPrivateMessage, type PrivateCrypto } from '../../worker/nip17.ts';
 import type { NostrEvent } from '../../core/types.ts';
 import { CacheClient } from './cache-client.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 let dir: string;
 let server: RunningServer;
@@ -26,7 +26,7 @@ const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strucc-relay-auth-'));
-  server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DEMO: '0', DIST_DIR: join(dir, 'no-dist') }));
+  server = await startStrucc(dir);
   relayUrl = server.url.replace(/^http/, 'ws') + '/relay';
 });
 

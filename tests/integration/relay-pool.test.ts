@@ -7,23 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
 import type { RelayMessage } from '../../machines/relay.ts';
 import { relayOf } from '../../machines/relayPool.ts';
 import { RelayService } from '../../worker/relays.ts';
 import type { NostrEvent, UnsignedEvent } from '../../core/types.ts';
 import { publishDirect, startPeerRelay, until, wsFactory } from '../support/peer-relay.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 const key = generateSecretKey();
 const author = getPublicKey(key);
 const sign = (t: UnsignedEvent): NostrEvent => JSON.parse(JSON.stringify(finalizeEvent(t, key))) as NostrEvent;
 const nowSec = () => Math.floor(Date.now() / 1000);
 const note = (content: string, created_at = nowSec()): UnsignedEvent => ({ kind: 1, tags: [], content, created_at });
-
-function startStrucc(dataDir: string, port = '0'): Promise<RunningServer> {
-  return startServer(readConfig({ HOST: '127.0.0.1', PORT: port, DATA_DIR: dataDir, DEMO: '0', DIST_DIR: join(dataDir, 'no-dist') }));
-}
 
 describe('a relay restarting mid-session', () => {
   let dir: string;
@@ -70,7 +66,7 @@ describe('a relay restarting mid-session', () => {
     expect((await publishDirect(`${elsewhere.url.replace(/^http/, 'ws')}/relay`, during))[2]).toBe(true);
     await elsewhere.close();
 
-    server = await startStrucc(dir, port);
+    server = await startStrucc(dir, { PORT: port });
     // Should the outage have outlasted the 3 attempts, a relay that gave up is reconnected (only closed ones are).
     service.connectAll();
     await until(() => delivered.some((e) => e.id === during.id), 'event published while down', 20_000);

@@ -5,8 +5,8 @@ import { finalizeEvent, generateSecretKey, getPublicKey, type Event, type EventT
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../server/app.ts';
-import { readConfig } from '../../server/config.ts';
+import type { RunningServer } from '../../server/app.ts';
+import { startStrucc } from '../support/strucc-server.ts';
 
 useWebSocketImplementation(WebSocket);
 
@@ -18,7 +18,7 @@ const now = Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strucc-relay-'));
-  server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DEMO: '0', DIST_DIR: join(dir, 'no-dist') }));
+  server = await startStrucc(dir);
   relayUrl = server.url.replace(/^http/, 'ws') + '/relay';
   pool = new SimplePool();
 });
@@ -200,6 +200,8 @@ describe('NIP-01 relay', () => {
       nip05Domain: 'strucc.test',
       mediaDomain: 'media.strucc.test',
       demoLightning: false,
+      // The mint runs only with the demo lightning network, which this server has off.
+      mint: false,
       vapidPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
     });
     expect((await fetch(`${server.url}/api/nincs-ilyen`)).status).toBe(404);

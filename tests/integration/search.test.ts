@@ -5,15 +5,15 @@
 import { nip19 } from 'nostr-tools';
 import { finalizeEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { content, ofKind, type CacheClient, type Reply } from './cache-client.ts';
+import { content, ofKind, rangeOf, type CacheClient, type Reply } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import { buildSearchNetwork, type SearchNetwork } from './search-fixtures.ts';
 
 type Obj = Record<string, unknown>;
-const rangeOf = (r: Reply) => {
-  const ranges = ofKind(r.events, 10000113);
-  expect(ranges).toHaveLength(1);
-  return content<{ since?: number; until?: number; order_by: string; elements: string[] }>(ranges[0]);
+/** A search reply carries exactly one RANGE. */
+const onlyRangeOf = (r: Reply) => {
+  expect(ofKind(r.events, 10000113)).toHaveLength(1);
+  return rangeOf(r);
 };
 const users = (r: Reply) => ofKind(r.events, 0).map((e) => e.pubkey);
 
@@ -26,7 +26,7 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
   const adv = async (query: string, extra: Obj = {}) => {
     const r = await c.req(sub(), 'advanced_search', { query, ...extra });
     expect(r.notices).toEqual([]);
-    return rangeOf(r).elements;
+    return onlyRangeOf(r).elements;
   };
   const notice = async (command: string, kwargs: Obj) => {
     const r = await c.req(sub(), command, kwargs);
@@ -91,7 +91,7 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
     it('finds notes by words and prefixes, with the enrichment bundle', async () => {
       const r = await c.req(sub(), 'search', { query: 'gulyás' });
       expect(r.notices).toEqual([]);
-      const range = rangeOf(r);
+      const range = onlyRangeOf(r);
       expect(range.order_by).toBe('created_at');
       expect(range.elements).toEqual([s.d2.id, s.d1.id]);
       expect(r.events[0]).toMatchObject({ id: s.d2.id, kind: 1 });
@@ -102,15 +102,15 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
     });
 
     it('pages with until and offset, and honours kind', async () => {
-      const older = rangeOf(await c.req(sub(), 'search', { query: 'gulyás', until: s.d2.created_at - 1 })).elements;
+      const older = onlyRangeOf(await c.req(sub(), 'search', { query: 'gulyás', until: s.d2.created_at - 1 })).elements;
       expect(older).toEqual([s.d1.id]);
-      expect(rangeOf(await c.req(sub(), 'search', { query: 'gulyás', offset: 1, limit: 1 })).elements).toEqual([s.d1.id]);
-      expect(rangeOf(await c.req(sub(), 'search', { query: 'gulyás', kind: 30023 })).elements).toEqual([s.article.id]);
+      expect(onlyRangeOf(await c.req(sub(), 'search', { query: 'gulyás', offset: 1, limit: 1 })).elements).toEqual([s.d1.id]);
+      expect(onlyRangeOf(await c.req(sub(), 'search', { query: 'gulyás', kind: 30023 })).elements).toEqual([s.article.id]);
     });
 
     it('drops deleted notes', async () => {
-      expect(rangeOf(await c.req(sub(), 'search', { query: 'törlendő' })).elements).toEqual([]);
-      expect(rangeOf(await c.req(sub(), 'search', { query: 'jegyzet' })).elements).toEqual([s.f1.id]);
+      expect(onlyRangeOf(await c.req(sub(), 'search', { query: 'törlendő' })).elements).toEqual([]);
+      expect(onlyRangeOf(await c.req(sub(), 'search', { query: 'jegyzet' })).elements).toEqual([s.f1.id]);
     });
 
     it('refuses an empty query and bad arguments', async () => {
@@ -123,7 +123,7 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
     it('caps the page at 100', async () => {
       const r = await c.req(sub(), 'search', { query: 'a', limit: 5000 });
       expect(r.notices).toEqual([]);
-      expect(rangeOf(r).elements.length).toBeLessThanOrEqual(100);
+      expect(onlyRangeOf(r).elements.length).toBeLessThanOrEqual(100);
     });
   });
 
@@ -169,11 +169,11 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
       expect(await adv('minsatszapped:21 minzaps:1')).toEqual([s.e1.id, srv.net.n1.id]);
       expect(await adv('minsatszapped:22')).toEqual([]);
       const r = await c.req(sub(), 'advanced_search', { query: `from:${s.dave.pk} orderby:likes` });
-      const range = rangeOf(r);
+      const range = onlyRangeOf(r);
       expect(range.order_by).toBe('likes');
       expect(range.elements).toEqual([s.d2.id, s.d1.id, s.d3.id]);
       expect(range.until).toBe(3);
-      const page2 = rangeOf(await c.req(sub(), 'advanced_search', { query: `from:${s.dave.pk} orderby:likes`, until: 1 }));
+      const page2 = onlyRangeOf(await c.req(sub(), 'advanced_search', { query: `from:${s.dave.pk} orderby:likes`, until: 1 }));
       expect(page2.elements).toEqual([s.d1.id, s.d3.id]);
     });
 
@@ -228,7 +228,7 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
     const mega = async (spec: Obj, extra: Obj = {}) => {
       const r = await c.req(sub(), 'mega_feed_directive', { spec: JSON.stringify(spec), ...extra });
       expect(r.notices).toEqual([]);
-      return rangeOf(r).elements;
+      return onlyRangeOf(r).elements;
     };
 
     it('runs advsearch, search and the notes ids of S §3.1', async () => {
@@ -237,7 +237,7 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
       // Two long replies are not the five this feed asks for.
       expect(await mega({ kind: 'notes', id: 'engaging-discussions' })).toEqual([]);
       const tweets = await c.req(sub(), 'mega_feed_directive', { spec: JSON.stringify({ kind: 'notes', id: 'only-tweets' }), limit: 100 });
-      const elements = rangeOf(tweets).elements;
+      const elements = onlyRangeOf(tweets).elements;
       expect(elements).toContain(s.f1.id);
       const texts = tweets.events.filter((e) => elements.includes(String(e.id))).map((e) => [...String(e.content)].length);
       expect(texts).toHaveLength(elements.length);
@@ -262,9 +262,9 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
 
     it('advanced_feed takes a spec or a command call', async () => {
       const spec = await c.req(sub(), 'advanced_feed', { specification: JSON.stringify({ id: 'advsearch', query: 'halászlé' }) });
-      expect(rangeOf(spec).elements).toEqual([s.d2.id]);
+      expect(onlyRangeOf(spec).elements).toEqual([s.d2.id]);
       const call = await c.req(sub(), 'advanced_feed', { specification: ['advanced_search', { query: 'videót' }] });
-      expect(rangeOf(call).elements).toEqual([s.e1.id]);
+      expect(onlyRangeOf(call).elements).toEqual([s.e1.id]);
       expect(await notice('advanced_feed', { specification: '{nem json' })).toEqual(['invalid spec format']);
       expect(await notice('advanced_feed', { specification: ['nincs_ilyen', {}] })).toEqual(['unknown api request']);
     });
@@ -274,7 +274,7 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
     const u = await c.raw(JSON.stringify(['REQ', 'p1', { search: 'gulya', kinds: [0] }]), 'p1');
     expect(users(u)).toEqual([s.erin.pk, s.dave.pk]);
     const notes = await c.raw(JSON.stringify(['REQ', 'p2', { search: 'halászlé' }]), 'p2');
-    expect(rangeOf(notes).elements).toEqual([s.d2.id]);
+    expect(onlyRangeOf(notes).elements).toEqual([s.d2.id]);
     const bad = await c.raw(JSON.stringify(['REQ', 'p3', { search: 'x', kinds: [7] }]), 'p3');
     expect(bad.notices).toEqual(['kinds or authors filter is not supported']);
   });
@@ -287,9 +287,9 @@ describe.each(['sqlite', 'postgres'] as const)('search on %s', (store) => {
       finalizeEvent({ kind: 5, created_at: srv.net.t(301), content: '', tags: [['e', s.profiles[0].id]] }, s.dave.sk),
     ];
     expect((await srv.ctx.importer.importEvents(deletions)).map((r) => r.ok)).toEqual([true, true]);
-    expect(rangeOf(await c2.req('d1', 'advanced_search', { query: 'minlongreplies:2' })).elements).toEqual([]);
-    expect(rangeOf(await c2.req('d2', 'advanced_search', { query: 'minlongreplies:1' })).elements).toEqual([s.d1.id]);
-    expect(rangeOf(await c2.req('d3', 'advanced_search', { query: `to:${s.dave.pk}` })).elements).toEqual([s.fReply.id]);
+    expect(onlyRangeOf(await c2.req('d1', 'advanced_search', { query: 'minlongreplies:2' })).elements).toEqual([]);
+    expect(onlyRangeOf(await c2.req('d2', 'advanced_search', { query: 'minlongreplies:1' })).elements).toEqual([s.d1.id]);
+    expect(onlyRangeOf(await c2.req('d3', 'advanced_search', { query: `to:${s.dave.pk}` })).elements).toEqual([s.fReply.id]);
     expect(users(await c2.req('d4', 'user_search', { query: 'gulya' }))).toEqual([s.erin.pk]);
   });
 });

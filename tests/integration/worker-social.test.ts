@@ -17,18 +17,9 @@ import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { WebSocketFactory, WebSocketLike } from '../../worker/relays.ts';
 import { MemoryStorage } from '../../worker/storage.ts';
 import type { DmSnapshot, NotificationCountSnapshot, NotificationsSnapshot, ProfileSnapshot, RelayInfo, ThreadSnapshot } from '../../core/types.ts';
+import { until } from '../support/until.ts';
 
 const wsFactory: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
-
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('social services against the real server and its demo network', () => {
   let dir: string;

@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import type { NostrEvent } from '../../server/context.ts';
 import { CacheClient, content, ofKind } from './cache-client.ts';
+import { until } from '../support/until.ts';
 
 const TIMEOUT_MS = 600;
 const dirs: string[] = [];
@@ -45,14 +46,6 @@ const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }) =>
 
 async function stored(s: RunningServer, id: string): Promise<boolean> {
   return (await s.ctx.db.get('SELECT 1 AS x FROM events WHERE id = ?', [id])) !== undefined;
-}
-
-async function eventually(what: string, pred: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 let cache: RunningServer;
@@ -187,8 +180,8 @@ describe('on-demand fetch (S §5.1)', () => {
     const c = await connect(upstream);
     await c.req('f1', 'import_events', { events: [reply] });
 
-    await eventually('the reply through the firehose', () => stored(follower, reply.id));
-    await eventually('the profile and contacts on demand', async () => (await stored(follower, profile.id)) && (await stored(follower, contacts.id)));
-    await eventually('the replied-to note on demand', () => stored(follower, parent.id));
+    await until(() => stored(follower, reply.id), 'the reply through the firehose');
+    await until(async () => (await stored(follower, profile.id)) && (await stored(follower, contacts.id)), 'the profile and contacts on demand');
+    await until(() => stored(follower, parent.id), 'the replied-to note on demand');
   });
 });

@@ -97,16 +97,8 @@ export async function deadRelayUrl(): Promise<string> {
 /** ws's WebSocket for worker/relays.ts (Node 20 has no global WebSocket). */
 export const wsFactory: WebSocketFactory = (url) => new NodeWebSocket(url) as unknown as WebSocketLike;
 
-/** Polls until probe returns something truthy; a wait, not a timing assertion. */
-export async function until<T>(probe: () => T | undefined | false, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Kept here too so relay tests import their helpers from one module. */
+export { until } from './until.ts';
 
 /** Publishes straight to a relay with a plain socket; resolves with the relay's OK frame. */
 export async function publishDirect(url: string, event: object): Promise<unknown[]> {

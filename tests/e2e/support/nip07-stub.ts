@@ -78,3 +78,14 @@ export async function enableDevMode(context: BrowserContext, activityTimings?: {
     else localStorage.removeItem('activityTimings');
   }, activityTimings ?? null);
 }
+
+/**
+ * devMode with shorter feed polling and cache request timeout (ClientConfig.devTimings), so a
+ * test sees the new-notes pill or a failed save in seconds rather than the spec's 30 s and 20 s.
+ */
+export async function enableDevTimings(target: Pick<BrowserContext, 'addInitScript'>, timings: { feedPollMs?: number; requestTimeoutMs?: number }): Promise<void> {
+  await target.addInitScript((t) => {
+    localStorage.setItem('devMode', 'true');
+    localStorage.setItem('devTimings', JSON.stringify(t));
+  }, timings);
+}

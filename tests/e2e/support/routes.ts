@@ -1,12 +1,15 @@
 import { expect, type Page } from '@playwright/test';
 import { nip19 } from 'nostr-tools';
-import WebSocket from 'ws';
+import { cacheRequest as request } from './cache-client.ts';
+import { base } from './base.ts';
 
 /**
  * Every route of spec §2 with a real path into the running demo network. The ids are
  * looked up through the cache socket (ws://…/v1) so the walks in routes/no-english/a11y
  * specs visit screens that have real data to show, not empty states.
  */
+
+const cacheRequest = (command: string, args: Record<string, unknown>, baseUrl: string) => request<CacheObject>(command, args, baseUrl);
 
 interface CacheObject {
   kind: number;
@@ -61,33 +64,6 @@ export const SETTINGS_PAGES = [
   'profile',
 ] as const;
 
-/** Sends one cache command and collects its EVENT objects until EOSE. */
-export function cacheRequest(baseUrl: string, command: string, args: object = {}): Promise<CacheObject[]> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/v1`);
-    const sub = `probe-${command}`;
-    const out: CacheObject[] = [];
-    const timer = setTimeout(() => (ws.close(), reject(new Error(`cache did not answer ${command}`))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify(['REQ', sub, { cache: [command, args] }])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as [string, string, CacheObject | string];
-      if (msg[1] !== sub) return;
-      if (msg[0] === 'EVENT') out.push(msg[2] as CacheObject);
-      if (msg[0] === 'NOTICE') {
-        clearTimeout(timer);
-        ws.close();
-        reject(new Error(`cache NOTICE for ${command}: ${String(msg[2])}`));
-      }
-      if (msg[0] === 'EOSE') {
-        clearTimeout(timer);
-        ws.close();
-        resolve(out);
-      }
-    });
-    ws.on('error', (err) => (clearTimeout(timer), reject(err)));
-  });
-}
-
 function parse<T>(json: string): T | undefined {
   try {
     return JSON.parse(json) as T;
@@ -99,7 +75,7 @@ function parse<T>(json: string): T | undefined {
 const tag = (event: CacheObject, name: string) => event.tags?.find((t) => t[0] === name)?.[1];
 
 async function noteWithReplies(baseUrl: string): Promise<CacheObject> {
-  const objects = await cacheRequest(baseUrl, 'explore', { timeframe: 'popular', scope: 'global', limit: 50 });
+  const objects = await cacheRequest('explore', { timeframe: 'popular', scope: 'global', limit: 50 }, baseUrl);
   const replies = new Map<string, number>();
   for (const o of objects) {
     if (o.kind !== 10000100) continue;
@@ -113,7 +89,7 @@ async function noteWithReplies(baseUrl: string): Promise<CacheObject> {
 }
 
 async function nip05Name(baseUrl: string, pubkey: string): Promise<string | undefined> {
-  const profile = (await cacheRequest(baseUrl, 'user_infos', { pubkeys: [pubkey] })).find((o) => o.kind === 0);
+  const profile = (await cacheRequest('user_infos', { pubkeys: [pubkey] }, baseUrl)).find((o) => o.kind === 0);
   const nip05 = profile && parse<{ nip05?: string }>(profile.content)?.nip05;
   const name = nip05?.split('@')[0]?.toLowerCase();
   if (!name) return undefined;
@@ -132,7 +108,7 @@ function wordOf(text: string): string {
 
 async function lookUp(baseUrl: string): Promise<DemoIds> {
   const note = await noteWithReplies(baseUrl);
-  const articles = (await cacheRequest(baseUrl, 'long_form_content_feed', { limit: 20 })).filter((o) => o.kind === 30023);
+  const articles = (await cacheRequest('long_form_content_feed', { limit: 20 }, baseUrl)).filter((o) => o.kind === 30023);
   // An article with a topic, whose author has a name on the server's NIP-05 domain (for /{vanityName}/{identifier}).
   let article: CacheObject | undefined;
   let vanityName: string | undefined;
@@ -146,7 +122,7 @@ async function lookUp(baseUrl: string): Promise<DemoIds> {
   }
   if (!article || !vanityName) throw new Error('the demo network has no tagged article by an author with a NIP-05 name');
   // The explore catalogue names its advanced feeds by the slug of their name ("Képek" -> "kepek").
-  const advanced = (await cacheRequest(baseUrl, 'get_advanced_feeds')).find((o) => o.kind === 10000150);
+  const advanced = (await cacheRequest('get_advanced_feeds', {}, baseUrl)).find((o) => o.kind === 10000150);
   const firstName = parse<{ name: string }[]>(advanced?.content ?? '[]')?.[0]?.name;
   const slug = firstName?.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   const exploreFeedId = slug || 'global-trending';
@@ -167,7 +143,7 @@ async function lookUp(baseUrl: string): Promise<DemoIds> {
 const lookups = new Map<string, Promise<DemoIds>>();
 
 /** The demo ids of the server at baseUrl, looked up once per test worker. */
-export function demoIds(baseUrl: string = process.env.STRUCC_URL!): Promise<DemoIds> {
+export function demoIds(baseUrl: string = base()): Promise<DemoIds> {
   let ids = lookups.get(baseUrl);
   if (!ids) {
     ids = lookUp(baseUrl);
@@ -264,7 +240,7 @@ export async function settle(page: Page): Promise<void> {
 /** Opens a route of the demo network in Hungarian and waits for it to settle. */
 export async function visit(page: Page, route: RouteCase): Promise<string> {
   const path = await routePath(route);
-  await page.goto(`${process.env.STRUCC_URL}${path}`);
+  await page.goto(`${base()}${path}`);
   await settle(page);
   return path;
 }

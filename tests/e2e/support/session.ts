@@ -10,8 +10,9 @@ import type { RelayInfo, StruccApi } from '../../../core/types.ts';
 import type { StruccDevtools } from '../../../src/lib/devtools.ts';
 import { enableDevMode, installNip07Stub, type Nip07Stub } from './nip07-stub.ts';
 
-export const baseUrl = () => process.env.STRUCC_URL!;
-export const relayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/relay`;
+export { base as baseUrl } from './base.ts';
+import { base as baseUrl, wsUrl } from './base.ts';
+export const relayUrl = () => wsUrl('/relay');
 
 export type Driven = Required<StruccApi>;
 
