@@ -7,6 +7,7 @@
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import type { TokenProof } from './ecashToken.ts';
+import type { EcashHistoryView } from '../core/types/ecash.ts';
 
 export interface MintEntry {
   url: string;
@@ -14,15 +15,8 @@ export interface MintEntry {
   addedAt: number;
 }
 
-export interface HistoryEntry {
-  id: string;
-  type: 'receive' | 'send' | 'mint' | 'melt' | 'restore' | 'claimed';
-  amount: number;
-  mint: string;
-  at: number;
-  memo?: string;
-  fee?: number;
-}
+/** One line of the wallet's history: stored as the screen shows it. */
+export type HistoryEntry = EcashHistoryView;
 
 /** A token we created and gave away: its proofs count as sent until the receiver swaps them. */
 export interface PendingToken {
