@@ -11,6 +11,7 @@ import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
 import { contentOf, formatDay, KIND_LEGEND_BOARD, KIND_PREMIUM_BOARD, ofKind, publicRequest } from './membership';
 import { profileHref } from '../../lib/links';
+import { PageFooter } from './PageFooter';
 
 type Board = 'premium' | 'legend';
 const ORDERS: Record<Board, string[]> = { premium: ['premium_since'], legend: ['donated_btc', 'last_donation'] };
@@ -149,19 +150,7 @@ export default function Leaderboard({ board }: { board: Board }) {
           </tbody>
         </table>
       )}
-      {state === 'error' && (
-        <p role="alert">
-          {t('loadFailed')}{' '}
-          <button type="button" className="button button-secondary" onClick={() => void load(rows.length)}>
-            {t('retry')}
-          </button>
-        </p>
-      )}
-      {more && state === 'ready' && (
-        <button type="button" className="button button-secondary" onClick={() => void load(rows.length)}>
-          {t('boards.more')}
-        </button>
-      )}
+      <PageFooter state={state} more={more} moreLabel={t('boards.more')} onLoad={() => void load(rows.length)} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { CopyButton } from '../embeds/CopyButton';
 import { contentOf, formatBytes, formatDay, KIND_MEDIA_LIST, KIND_MEDIA_STATS, ofKind, signed, STORAGE_QUOTA_BYTES } from './membership';
+import { PageFooter } from './PageFooter';
 
 interface Stats {
   video: number;
@@ -91,19 +92,7 @@ export default function MediaStep() {
           </li>
         ))}
       </ul>
-      {state === 'error' && (
-        <p role="alert">
-          {t('loadFailed')}{' '}
-          <button type="button" className="button button-secondary" onClick={() => void load(items.length)}>
-            {t('retry')}
-          </button>
-        </p>
-      )}
-      {more && state === 'ready' && (
-        <button type="button" className="button button-secondary" onClick={() => void load(items.length)}>
-          {t('media.more')}
-        </button>
-      )}
+      <PageFooter state={state} more={more} moreLabel={t('media.more')} onLoad={() => void load(items.length)} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contentOf, formatDay, KIND_HISTORY, ofKind, signed } from './membership';
+import { PageFooter } from './PageFooter';
 
 interface Order {
   purchased_at: number;
@@ -57,19 +58,7 @@ export function OrderHistory() {
           </tbody>
         </table>
       )}
-      {state === 'error' && (
-        <p role="alert">
-          {t('loadFailed')}{' '}
-          <button type="button" className="button button-secondary" onClick={() => void load(orders.length)}>
-            {t('retry')}
-          </button>
-        </p>
-      )}
-      {more && state === 'ready' && (
-        <button type="button" className="button button-secondary" onClick={() => void load(orders.length)}>
-          {t('history.more')}
-        </button>
-      )}
+      <PageFooter state={state} more={more} moreLabel={t('history.more')} onLoad={() => void load(orders.length)} />
     </section>
   );
 }
