@@ -10,8 +10,8 @@ import { useWallet } from '../wallet/useWallet';
 import { ECASH_NS } from './i18n';
 import { parsePreferences } from './preferences';
 import { ecashErrorKey } from './useEcash';
+import type { Run } from '../../lib/useBusy';
 
-type Run = (f: () => Promise<void>) => Promise<void>;
 
 export function ReceiveForm({ busy, run }: { busy: boolean; run: Run }) {
   const { t } = useTranslation(ECASH_NS);

@@ -6,8 +6,8 @@ import { connect } from '../../worker-client';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { ECASH_NS } from './i18n';
 import { ecashErrorKey } from './useEcash';
+import type { Run } from '../../lib/useBusy';
 
-type Run = (f: () => Promise<void>) => Promise<void>;
 const when = (at: number, lang: string) => new Date(at * 1000).toLocaleString(lang);
 
 export function History({ ecash }: { ecash: EcashSnapshot }) {

@@ -9,8 +9,9 @@ import { checkRelayUrl } from '../../../core/relayUrl';
 import { connect } from '../../worker-client';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { OneFieldForm } from '../settings/OneFieldForm';
+import type { Run } from '../../lib/useBusy';
 
-export function InboxRelays({ pubkey, busy, run }: { pubkey?: string; busy: boolean; run: (f: () => Promise<void>) => Promise<void> }) {
+export function InboxRelays({ pubkey, busy, run }: { pubkey?: string; busy: boolean; run: Run }) {
   const { t } = useTranslation('network');
   const [relays, setRelays] = useState<string[] | undefined>(undefined);
   const [changed, setChanged] = useState(false);

@@ -9,8 +9,9 @@ import { connect } from '../../worker-client';
 import { toastSuccess } from '../../lib/toast';
 import { parseDefaultRelays, parseUserRelays, relayMap, sameRelay } from './relayList';
 import { publishRelayList } from './save';
+import type { Run } from '../../lib/useBusy';
 
-export function OwnRelays({ pubkey, relays, busy, run }: { pubkey?: string; relays: RelayInfo[]; busy: boolean; run: (f: () => Promise<void>) => Promise<void> }) {
+export function OwnRelays({ pubkey, relays, busy, run }: { pubkey?: string; relays: RelayInfo[]; busy: boolean; run: Run }) {
   const { t } = useTranslation('network');
   const [own, setOwn] = useState<Record<string, RelayFlags> | null | undefined>(undefined);
   const [suggested, setSuggested] = useState<string[]>([]);

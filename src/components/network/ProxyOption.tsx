@@ -4,9 +4,10 @@ import { settingsAction, useAccount } from '../../lib/account';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { Switch } from '../moderation/Switch';
 import { useActivity } from './hooks';
+import type { Run } from '../../lib/useBusy';
 
 /** The privacy proxy: relays reached through the caching service; saved as proxyThroughPrimal. */
-export function ProxyOption({ busy, run }: { busy: boolean; run: (f: () => Promise<void>) => Promise<void> }) {
+export function ProxyOption({ busy, run }: { busy: boolean; run: Run }) {
   const { t } = useTranslation('network');
   const snapshot = useAccount();
   const activity = useActivity();

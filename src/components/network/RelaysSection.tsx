@@ -11,8 +11,9 @@ import { relayMap } from './relayList';
 import { OneFieldForm } from '../settings/OneFieldForm';
 import { RelayRow } from './RelayRow';
 import { applyToPool, publishRelayList } from './save';
+import type { Run } from '../../lib/useBusy';
 
-export function RelaysSection({ relays, busy, run }: { relays: RelayInfo[] | undefined; busy: boolean; run: (f: () => Promise<void>) => Promise<void> }) {
+export function RelaysSection({ relays, busy, run }: { relays: RelayInfo[] | undefined; busy: boolean; run: Run }) {
   const { t } = useTranslation('network');
 
   const setFlags = (relay: RelayInfo, read: boolean, write: boolean) =>

@@ -18,6 +18,7 @@ import { connect } from '../../worker-client';
 import { useAccount } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { useBusy } from '../../lib/useBusy';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -37,8 +38,7 @@ export default function EcashSettings() {
   const rate = useHufRate();
   const [demoMint, setDemoMint] = useState<string | null>(null);
   const [url, setUrl] = useState('');
-  const [pending, setPending] = useState(0);
-  const busy = pending > 0;
+  const { busy, run } = useBusy();
   useEffect(() => {
     let live = true;
     void connect()
@@ -49,14 +49,6 @@ export default function EcashSettings() {
       live = false;
     };
   }, []);
-  const run = async (f: () => Promise<void>) => {
-    setPending((n) => n + 1);
-    try {
-      await f();
-    } finally {
-      setPending((n) => n - 1);
-    }
-  };
   if (!ecash) return <div className="settings-loading" aria-busy="true" />;
   if (ecash.state === 'none' || !account?.login.pubkey) return <SignInPrompt text={t('page.signIn')} />;
   if (ecash.state === 'loading') return <p className="mod-empty">{t('page.loading')}</p>;

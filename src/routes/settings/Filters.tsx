@@ -2,7 +2,6 @@
  * /settings/filters (content moderation): subscribed mute lists, the server's spam and nsfw
  * lists, the allow list, and whether an account is on any of them.
  */
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../../components/moderation/i18n';
 import '../../components/moderation/moderation.css';
@@ -12,24 +11,16 @@ import { ContentFilters } from '../../components/moderation/ContentFilters';
 import { FilterListCheck } from '../../components/moderation/FilterListCheck';
 import { MuteListsSection } from '../../components/moderation/MuteListsSection';
 import { SignInPrompt } from '../../components/moderation/SignInPrompt';
+import { useBusy } from '../../lib/useBusy';
 
 export default function FiltersSettings() {
   const { t } = useTranslation('moderation');
   const snapshot = useAccount();
-  const [pending, setPending] = useState(0);
+  const { busy, run } = useBusy();
   if (!snapshot) return <p className="mod-empty" aria-busy="true">{t('loading')}</p>;
   const record = snapshot.account;
   if (!record) return <SignInPrompt />;
 
-  const run = async (f: () => Promise<boolean>) => {
-    setPending((n) => n + 1);
-    try {
-      return await f();
-    } finally {
-      setPending((n) => n - 1);
-    }
-  };
-  const busy = pending > 0;
 
   return (
     <div className="mod-page">

@@ -2,7 +2,6 @@
  * /settings/muted: the account's mute list (kind 10000) in four sections — people, words,
  * hashtags and threads — each change published as a new list that keeps every other entry.
  */
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../../components/moderation/i18n';
 import '../../components/moderation/moderation.css';
@@ -19,6 +18,7 @@ import { SignInPrompt } from '../../components/moderation/SignInPrompt';
 import { TagAdder } from '../../components/moderation/TagAdder';
 import { UserPicker } from '../../components/moderation/UserPicker';
 import { useProfiles } from '../../components/moderation/useProfiles';
+import { useBusy } from '../../lib/useBusy';
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
@@ -59,20 +59,12 @@ export default function MutedSettings() {
   const record = snapshot?.account;
   const sections = mutedSections(record);
   const profile = useProfiles(sections.users);
-  const [pending, setPending] = useState(0);
+  const { busy, run: whileBusy } = useBusy();
 
   if (!snapshot) return <p className="mod-empty" aria-busy="true">{t('loading')}</p>;
   if (!record) return <SignInPrompt />;
 
-  const busy = pending > 0;
-  const run = async (action: AccountAction, success?: string) => {
-    setPending((n) => n + 1);
-    try {
-      return await runAction(action, success);
-    } finally {
-      setPending((n) => n - 1);
-    }
-  };
+  const run = (action: AccountAction, success?: string) => whileBusy(() => runAction(action, success));
 
   const muteUser = async (p: Profile) => {
     if (record.muted.includes(p.pubkey)) {

@@ -2,7 +2,6 @@
  * /settings/network: relays with their live state, own and suggested relays, the NIP-17 inbox relays, the caching
  * service and its alternative, and the privacy proxy.
  */
-import { useState } from 'react';
 import '../../components/network/i18n';
 import '../../components/moderation/moderation.css';
 import '../../components/network/network.css';
@@ -13,20 +12,12 @@ import { InboxRelays } from '../../components/network/InboxRelays';
 import { OwnRelays } from '../../components/network/OwnRelays';
 import { ProxyOption } from '../../components/network/ProxyOption';
 import { RelaysSection } from '../../components/network/RelaysSection';
+import { useBusy } from '../../lib/useBusy';
 
 export default function NetworkSettings() {
   const relays = useRelays();
   const snapshot = useAccount();
-  const [pending, setPending] = useState(0);
-  const busy = pending > 0;
-  const run = async (f: () => Promise<void>) => {
-    setPending((n) => n + 1);
-    try {
-      await f();
-    } finally {
-      setPending((n) => n - 1);
-    }
-  };
+  const { busy, run } = useBusy();
   const pubkey = snapshot?.account?.pubkey;
   return (
     <div className="mod-page">

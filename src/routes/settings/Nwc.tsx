@@ -17,6 +17,7 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { SignInPrompt } from '../../components/moderation/SignInPrompt';
 import { useDemoLightning, useWallet } from '../../components/wallet/useWallet';
 import { chooseWebln, useWebln } from '../../lib/webln';
+import { useBusy, type Run } from '../../lib/useBusy';
 
 function errorText(t: (k: string) => string, code: string | undefined): string {
   if (code === 'invalid-uri') return t('nwc.invalidUri');
@@ -65,7 +66,7 @@ function Details({ id }: { id: string }) {
   );
 }
 
-function ConnectionRow({ c, active, busy, run }: { c: PublicConnection; active: boolean; busy: boolean; run: (f: () => Promise<void>) => Promise<void> }) {
+function ConnectionRow({ c, active, busy, run }: { c: PublicConnection; active: boolean; busy: boolean; run: Run }) {
   const { t } = useTranslation('settings');
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(c.name);
@@ -167,16 +168,7 @@ export default function NwcSettings() {
   const [uri, setUri] = useState('');
   const [name, setName] = useState('');
   const [error, setError] = useState('');
-  const [pending, setPending] = useState(0);
-  const busy = pending > 0;
-  const run = async (f: () => Promise<void>) => {
-    setPending((n) => n + 1);
-    try {
-      await f();
-    } finally {
-      setPending((n) => n - 1);
-    }
-  };
+  const { busy, run } = useBusy();
   if (!wallet) return <div className="settings-loading" aria-busy="true" />;
   if (wallet.state === 'none' || !account?.login.pubkey) return <SignInPrompt text={t('nwc.signIn')} />;
 
