@@ -260,7 +260,8 @@ describe.each(['sqlite', 'postgres'] as const)('membership (%s)', (store) => {
     // Only relays of the member's own list can be chosen.
     const elsewhere = await ask(wallet, 'membership_content_rebroadcast_start', alice, { relays: ['wss://nincs-a-listan.example'] });
     expect(elsewhere.notices[0]).toContain('Nincs írható relé');
-    const started = await ask(wallet, 'membership_content_rebroadcast_start', alice, { relays: [`${relayServer.base.replace('http', 'ws')}/relay`] });
+    // Both write relays of the list: ours and the one written by others.
+    const started = await ask(wallet, 'membership_content_rebroadcast_start', alice, { relays: [`${relayServer.base.replace('http', 'ws')}/relay`, peer.url] });
     expect(started.notices).toEqual([]);
     const pushed = () => wallet.frames.filter((f) => f.msg[0] === 'EVENT' && f.msg[1] === statusSub).map((f) => content(f.msg[2] as Record<string, unknown>));
     await wallet.until(() => pushed().some((p) => p.status === 'done'), 'rebroadcast done');
