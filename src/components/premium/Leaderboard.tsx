@@ -107,7 +107,7 @@ export default function Leaderboard({ board }: { board: Board }) {
       </header>
       {board === 'legend' && <LegendCounts />}
       {ORDERS[board].length > 1 && (
-        <p>
+        <p className="premium-board-order">
           <label htmlFor={selectId}>{t('boards.orderBy')}</label>{' '}
           <select id={selectId} className="form-input premium-select" value={orderBy} onChange={(e) => setOrderBy(e.target.value)}>
             {ORDERS[board].map((o) => (
@@ -136,11 +136,13 @@ export default function Leaderboard({ board }: { board: Board }) {
                 <tr key={r.pubkey} data-testid="leaderboard-row" data-pubkey={r.pubkey}>
                   <td>{r.index}</td>
                   <td>
-                    <Link href={profileHref(r.pubkey)} className="premium-board-member">
-                      <Avatar profile={r.profile} name={name} size={36} />
-                      <span>{name}</span>
-                    </Link>
-                    <MemberBadge profile={r.profile} />
+                    <span className="premium-board-who">
+                      <Link href={profileHref(r.pubkey)} className="premium-board-member">
+                        <Avatar profile={r.profile} name={name} size={36} />
+                        <span>{name}</span>
+                      </Link>
+                      <MemberBadge profile={r.profile} />
+                    </span>
                   </td>
                   {board === 'legend' && <td>{t('boards.donatedSats', { sats: Number(r.donated_btc).toLocaleString(locale) })}</td>}
                   <td>{r.premium_since ? formatDay(r.premium_since, locale) : ''}</td>
