@@ -54,11 +54,14 @@ function useBadges(): { notifications: number; dms: number; release: boolean } {
   return { notifications: count?.count ?? 0, dms, release: releases?.badge ?? false };
 }
 
+/** "99+" is too wide to hang off the icon's corner without covering the label: it covers the icon instead. */
+const countBadgeClass = (count: number) => (formatBadgeCount(count).length > 2 ? 'nav-badge nav-badge-wide' : 'nav-badge');
+
 function Badge({ item, badges }: { item: NavItem['key']; badges: ReturnType<typeof useBadges> }) {
   const { t } = useTranslation();
   if (item === 'notifications' && badges.notifications > 0) {
     return (
-      <span className="nav-badge" data-badge="notifications">
+      <span className={countBadgeClass(badges.notifications)} data-badge="notifications">
         <span aria-hidden="true">{formatBadgeCount(badges.notifications)}</span>
         <span className="visually-hidden">{t('nav.unread', { count: badges.notifications })}</span>
       </span>
@@ -66,7 +69,7 @@ function Badge({ item, badges }: { item: NavItem['key']; badges: ReturnType<type
   }
   if (item === 'dms' && badges.dms > 0) {
     return (
-      <span className="nav-badge" data-badge="dms">
+      <span className={countBadgeClass(badges.dms)} data-badge="dms">
         <span aria-hidden="true">{formatBadgeCount(badges.dms)}</span>
         <span className="visually-hidden">{t('nav.unreadDms', { count: badges.dms })}</span>
       </span>
