@@ -14,7 +14,7 @@ import './styles/keyboard-focus.css';
 
 // Every screen is its own chunk; /home loads the shell plus the Home chunk only.
 export const Home = preloadable(() => import('./routes/Home'));
-const NotFound = lazy(() => import('./routes/InfoPage').then((m) => ({ default: m.NotFound })));
+const NotFound = lazy(() => import('./routes/PageIntro').then((m) => ({ default: m.NotFound })));
 // One module per screen, each loaded only when its route is visited.
 const Reads = lazy(() => import('./routes/Reads'));
 const Article = lazy(() => import('./routes/Article'));

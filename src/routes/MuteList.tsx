@@ -11,7 +11,7 @@ import { displayName } from '../../core/profile';
 import type { CacheObject } from '../../core/types';
 import { connect } from '../worker-client';
 import { useAccount } from '../lib/account';
-import { PageIntro } from './InfoPage';
+import { PageIntro } from './PageIntro';
 import { runAction } from '../components/moderation/actions';
 import { mutedSections, pubkeyFromInput, type MutedSections } from '../components/moderation/muted';
 import { ProfileRow } from '../components/moderation/ProfileRow';

@@ -12,7 +12,7 @@ import { useViewer } from '../components/profile/hooks';
 import { ProfileView } from '../components/profile/ProfileView';
 import { useVanityName } from '../components/profile/vanity';
 import { parseProfileKey } from '../components/thread/ids';
-import { NotFound } from './InfoPage';
+import { NotFound } from './PageIntro';
 import '../styles/profile.css';
 import '../styles/profile-sidebar.css';
 

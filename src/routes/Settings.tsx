@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
-import { NotFound, PageIntro } from './InfoPage';
+import { NotFound, PageIntro } from './PageIntro';
 
 const SUB_PAGES = {
   account: 'settingsAccount',

@@ -10,7 +10,7 @@ import { StatusMessage } from '../components/StatusMessage';
 import { useVanityName } from '../components/profile/vanity';
 import { parseThreadId, vanityTarget } from '../components/thread/ids';
 import { ThreadView } from '../components/thread/ThreadView';
-import { NotFound } from './InfoPage';
+import { NotFound } from './PageIntro';
 import '../styles/thread.css';
 
 registerNamespace('thread', { hu, en });

@@ -24,7 +24,7 @@ for (const route of ROUTES) {
     expect(bodyText.replace(/\s+/g, ' ').length, `${path}: the page has content`).toBeGreaterThan(heading.length + 40);
 
     // Never a page that only describes a feature: a title plus one paragraph of intro and nothing
-    // else is the placeholder shape (InfoPage's PageIntro without children).
+    // else is the placeholder shape (a bare PageIntro without children, as the removed InfoPage was).
     const placeholder = page.locator('.page:has(> .page-intro):not(:has(> :not(.page-header, .page-intro))) > .page-intro:not(:has(> :not(p)))');
     await expect(placeholder, `${path}: a working screen, not a description of one`).toHaveCount(0);
 
