@@ -11,11 +11,10 @@ import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
 import { contentOf, formatDay, KIND_LEGEND_BOARD, KIND_PREMIUM_BOARD, ofKind, publicRequest } from './membership';
 import { profileHref } from '../../lib/links';
-import { PageFooter } from './PageFooter';
+import { PAGE, PageFooter, usePages } from './paging';
 
 type Board = 'premium' | 'legend';
 const ORDERS: Record<Board, string[]> = { premium: ['premium_since'], legend: ['donated_btc', 'last_donation'] };
-const PAGE = 20;
 
 interface Row {
   index: number;
@@ -76,28 +75,13 @@ export default function Leaderboard({ board }: { board: Board }) {
   const locale = i18n.resolvedLanguage ?? 'hu';
   const selectId = useId();
   const [orderBy, setOrderBy] = useState(ORDERS[board][0]);
-  const [rows, setRows] = useState<Row[]>([]);
-  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [more, setMore] = useState(false);
   const command = board === 'legend' ? 'membership_legends_leaderboard' : 'membership_premium_leaderboard';
 
-  const load = useCallback(
-    async (offset: number) => {
-      setState('loading');
-      try {
-        const page = rowsOf(await publicRequest(command, { order_by: orderBy, limit: PAGE, offset }), board);
-        setRows((old) => (offset === 0 ? page : [...old, ...page]));
-        setMore(page.length === PAGE);
-        setState('ready');
-      } catch {
-        setState('error');
-      }
-    },
+  const fetchPage = useCallback(
+    async (offset: number) => rowsOf(await publicRequest(command, { order_by: orderBy, limit: PAGE, offset }), board),
     [command, orderBy, board],
   );
-  useEffect(() => {
-    void load(0);
-  }, [load]);
+  const { items: rows, state, more, load } = usePages(fetchPage);
 
   const title = board === 'legend' ? t('boards.legends') : t('boards.premiums');
   return (

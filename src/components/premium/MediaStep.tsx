@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { CopyButton } from '../embeds/CopyButton';
 import { contentOf, formatBytes, formatDay, KIND_MEDIA_LIST, KIND_MEDIA_STATS, ofKind, signed, STORAGE_QUOTA_BYTES } from './membership';
-import { PageFooter } from './PageFooter';
+import { PAGE, PageFooter, usePages } from './paging';
 
 interface Stats {
   video: number;
@@ -18,36 +18,22 @@ interface Item {
   created_at: number;
 }
 
-const PAGE = 20;
 
 /** Premium media management: the member's stored files with sizes, the total against 100 GB, delete and copy. */
 export default function MediaStep() {
   const { t, i18n } = useTranslation('premium');
   const locale = i18n.resolvedLanguage ?? 'hu';
   const [stats, setStats] = useState<Stats | null>(null);
-  const [items, setItems] = useState<Item[]>([]);
-  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [more, setMore] = useState(false);
-
-  const load = useCallback(async (offset: number) => {
-    setState('loading');
-    try {
-      const [s, list] = await Promise.all([
-        signed('membership_media_management_stats'),
-        signed('membership_media_management_uploads', { limit: PAGE, offset }),
-      ]);
-      setStats(contentOf<Stats>(ofKind(s, KIND_MEDIA_STATS)) ?? null);
-      const page = contentOf<Item[]>(ofKind(list, KIND_MEDIA_LIST)) ?? [];
-      setItems((old) => (offset === 0 ? page : [...old, ...page]));
-      setMore(page.length === PAGE);
-      setState('ready');
-    } catch {
-      setState('error');
-    }
+  // The totals come with every page, so a delete or a new page also refreshes them.
+  const fetchPage = useCallback(async (offset: number) => {
+    const [s, list] = await Promise.all([
+      signed('membership_media_management_stats'),
+      signed('membership_media_management_uploads', { limit: PAGE, offset }),
+    ]);
+    setStats(contentOf<Stats>(ofKind(s, KIND_MEDIA_STATS)) ?? null);
+    return contentOf<Item[]>(ofKind(list, KIND_MEDIA_LIST)) ?? [];
   }, []);
-  useEffect(() => {
-    void load(0);
-  }, [load]);
+  const { items, setItems, state, more, load } = usePages(fetchPage);
 
   const remove = async (item: Item) => {
     const ok = await confirmDialog({ title: t('media.confirmTitle'), message: t('media.confirmMessage'), confirmLabel: t('media.delete'), danger: true });

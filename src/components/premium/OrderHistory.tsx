@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contentOf, formatDay, KIND_HISTORY, ofKind, signed } from './membership';
-import { PageFooter } from './PageFooter';
+import { PAGE, PageFooter, usePages } from './paging';
 
 interface Order {
   purchased_at: number;
@@ -10,30 +10,16 @@ interface Order {
   amount_usd: string;
 }
 
-const PAGE = 20;
 
 /** membership_purchase_history, 20 a page (spec "purchase history (limit 20)"). */
 export function OrderHistory() {
   const { t, i18n } = useTranslation('premium');
   const locale = i18n.resolvedLanguage ?? 'hu';
-  const [orders, setOrders] = useState<Order[]>([]);
-  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [more, setMore] = useState(false);
-  const load = useCallback(async (offset: number) => {
-    setState('loading');
-    try {
-      const reply = await signed('membership_purchase_history', { limit: PAGE, offset });
-      const page = contentOf<Order[]>(ofKind(reply, KIND_HISTORY)) ?? [];
-      setOrders((o) => (offset === 0 ? page : [...o, ...page]));
-      setMore(page.length === PAGE);
-      setState('ready');
-    } catch {
-      setState('error');
-    }
-  }, []);
-  useEffect(() => {
-    void load(0);
-  }, [load]);
+  const fetchPage = useCallback(
+    async (offset: number) => contentOf<Order[]>(ofKind(await signed('membership_purchase_history', { limit: PAGE, offset }), KIND_HISTORY)) ?? [],
+    [],
+  );
+  const { items: orders, state, more, load } = usePages(fetchPage);
   return (
     <section className="premium-history" aria-labelledby="premium-history-heading">
       <h3 id="premium-history-heading">{t('history.heading')}</h3>
