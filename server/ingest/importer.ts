@@ -51,6 +51,13 @@ function idOf(raw: unknown): string {
   return typeof id === 'string' ? id : '';
 }
 
+interface GroupOutcome {
+  /** [input index, result] for every event of the group. */
+  results: [number, ImportResult][];
+  visible: NostrEvent[];
+  removed: string[];
+}
+
 function result(id: string, ok: boolean, reason: string): ImportResult {
   return { id, ok, reason };
 }
@@ -59,11 +66,66 @@ function result(id: string, ok: boolean, reason: string): ImportResult {
  * The one ingestion path for relays, the cache endpoint's import_events and the demo seed.
  * Checks run in the order of protocol S §5.2; the cheap id dedupe comes before the costly
  * signature check (done by the verify pool when the server has one), and everything that survives
- * is applied in input order, in one transaction per call (per TX_EVENTS events for bigger calls).
+ * is applied in input order, in one transaction per group of verified events (at most TX_EVENTS).
  */
 export function createImporter(deps: ImporterDeps): Importer {
   const seen = new IdCache(DEDUPE_CACHE_SIZE);
   const verifier = deps.verifier ?? inThreadVerifier();
+
+  /** A group failed as a whole and is written again event by event (see writeGroup). */
+  class RetryPerEvent extends Error {}
+
+  /**
+   * Writes one verified group in one transaction. Database failures are rare, so the group is first
+   * written without a savepoint per event (each costs statements and a statement journal); if any event
+   * fails the whole transaction is rolled back and the group is written again with a savepoint per
+   * event, so one event's failure still costs only that event (and PostgreSQL, which refuses every
+   * statement after an error, gets its savepoints).
+   */
+  async function writeGroup(group: { index: number; event: NostrEvent }[], now: number): Promise<GroupOutcome> {
+    const attempt = (perEvent: boolean) =>
+      deps.db.transaction(async (tx) => {
+        const out: GroupOutcome = { results: [], visible: [], removed: [] };
+        for (const { index, event } of group) {
+          if (!perEvent) {
+            let outcome: Awaited<ReturnType<typeof applyEvent>>;
+            try {
+              outcome = await applyEvent(tx, event, now);
+            } catch {
+              throw new RetryPerEvent();
+            }
+            out.results.push([index, result(event.id, outcome.ok, outcome.reason)]);
+            if (outcome.visible) out.visible.push(event);
+            out.removed.push(...outcome.deleted);
+            continue;
+          }
+          await tx.run('SAVEPOINT import_event');
+          try {
+            const outcome = await applyEvent(tx, event, now);
+            await tx.run('RELEASE SAVEPOINT import_event');
+            out.results.push([index, result(event.id, outcome.ok, outcome.reason)]);
+            if (outcome.visible) out.visible.push(event);
+            out.removed.push(...outcome.deleted);
+          } catch (err) {
+            await tx.run('ROLLBACK TO SAVEPOINT import_event');
+            await tx.run('RELEASE SAVEPOINT import_event');
+            out.results.push([index, result(event.id, false, `error: ${(err as Error).message}`)]);
+          }
+        }
+        return out;
+      });
+    try {
+      try {
+        return await attempt(false);
+      } catch (err) {
+        if (!(err instanceof RetryPerEvent)) throw err;
+        return await attempt(true);
+      }
+    } catch (err) {
+      const message = `error: ${(err as Error).message}`;
+      return { results: group.map(({ index, event }) => [index, result(event.id, false, message)]), visible: [], removed: [] };
+    }
+  }
 
   async function importEvents(events: unknown[], _source?: string): Promise<ImportResult[]> {
     if (!Array.isArray(events)) return [];
@@ -151,57 +213,41 @@ export function createImporter(deps: ImporterDeps): Importer {
 
     const removed: string[] = [];
     const visible: NostrEvent[] = [];
-    for (let g = 0; g < pending.length; g += TX_EVENTS) {
-      const end = Math.min(pending.length, g + TX_EVENTS);
-      // Every signature of the group is checked before BEGIN: nothing inside the transaction waits for
+    // Codes land here as each chunk's check resolves, so the write loop can see which chunks are in
+    // without waiting on the others.
+    checks.forEach((c, i) => void c.then((got) => (codes[i] = got)));
+    const verified = (k: number) => slots[k] < 0 || codes[Math.floor(slots[k] / VERIFY_CHUNK)] !== undefined;
+    let g = 0;
+    while (g < pending.length) {
+      // Every signature of a group is checked before BEGIN: nothing inside the transaction waits for
       // the workers (or anything else), so no other write can run on the connection while it is open.
-      // Later groups' chunks keep verifying while this one is written.
-      for (let k = g; k < end; k++) {
-        const slot = slots[k];
-        if (slot < 0) continue;
-        const chunk = Math.floor(slot / VERIFY_CHUNK);
+      // The group is what the workers have finished (at least the next chunk), so the first chunk is
+      // written while the workers check the later ones: verification overlaps the writes.
+      const first = slots[g];
+      if (first >= 0) {
+        const chunk = Math.floor(first / VERIFY_CHUNK);
         codes[chunk] ??= await checks[chunk];
       }
+      let end = g + 1;
+      while (end < pending.length && end - g < TX_EVENTS && verified(end)) end++;
       const toWrite: number[] = [];
       for (let k = g; k < end; k++) {
         const refused = check(k);
         if (refused) results[pending[k].index] = refused;
         else toWrite.push(k);
       }
+      g = end;
       if (toWrite.length === 0) continue;
-      const written: number[] = [];
-      const groupVisible: NostrEvent[] = [];
-      const groupRemoved: string[] = [];
-      try {
-        // One transaction for the group: commits cost far more than statements, since every index page an
-        // event touches is written to the WAL again at each commit.
-        await deps.db.transaction(async (tx) => {
-          for (const k of toWrite) {
-            const { index, event } = pending[k];
-            written.push(index);
-            // A savepoint per event: one event's failure must not cost the rest of the batch
-            // (and PostgreSQL refuses every later statement in a transaction after an error).
-            await tx.run('SAVEPOINT import_event');
-            try {
-              const outcome = await applyEvent(tx, event, now);
-              await tx.run('RELEASE SAVEPOINT import_event');
-              results[index] = result(event.id, outcome.ok, outcome.reason);
-              if (outcome.visible) groupVisible.push(event);
-              groupRemoved.push(...outcome.deleted);
-            } catch (err) {
-              await tx.run('ROLLBACK TO SAVEPOINT import_event');
-              await tx.run('RELEASE SAVEPOINT import_event');
-              results[index] = result(event.id, false, `error: ${(err as Error).message}`);
-            }
-          }
-        });
-      } catch (err) {
-        for (const index of written) results[index] = result(results[index]?.id ?? idOf(events[index]), false, `error: ${(err as Error).message}`);
-        continue;
+      const outcome = await writeGroup(toWrite.map((k) => pending[k]), now);
+      for (const [index, r] of outcome.results) {
+        results[index] = r;
+        if (r.ok) seen.add(r.id);
       }
-      for (const index of written) if (results[index].ok) seen.add(results[index].id);
-      visible.push(...groupVisible);
-      removed.push(...groupRemoved);
+      visible.push(...outcome.visible);
+      removed.push(...outcome.removed);
+      // Lets the workers' answers (and other sockets) in before the next group is chosen: the
+      // transaction above held the event loop from BEGIN to COMMIT.
+      if (g < pending.length) await new Promise<void>((resolve) => setImmediate(resolve));
     }
 
     for (const id of removed) seen.delete(id);

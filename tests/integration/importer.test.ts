@@ -95,6 +95,41 @@ function importerSuite(backend: string, open: () => Promise<Database>) {
         const big = sign(alice, { kind: 1, content: 'x'.repeat(500_001) });
         expect((await put(big))[0]).toMatchObject({ ok: false, reason: expect.stringMatching(/^invalid:/) });
       });
+
+      it('a write that fails costs only its own event: the rest of the batch is stored and announced', async () => {
+        const batch = [1, 2, 3, 4].map((i) => sign(bob, { kind: 1, content: `kötegben ${i}` }));
+        const poisoned = batch[2].id;
+        // The database refuses one of the event's rows (after its events row went in), as a full disk or a broken constraint would.
+        const failing: Database = {
+          ...db,
+          transaction: (fn) =>
+            db.transaction((tx) =>
+              fn({
+                ...tx,
+                run: (sql, params) => {
+                  if (sql.startsWith('INSERT INTO posts ') && params?.[0] === poisoned) return Promise.reject(new Error('lemez megtelt'));
+                  return tx.run(sql, params);
+                },
+              }),
+            ),
+        };
+        const seenLive: string[] = [];
+        const live = new EventEmitter();
+        live.on('event', (e: NostrEvent) => seenLive.push(e.id));
+        const res = await createImporter({ db: failing, live, now: () => clock }).importEvents(batch);
+        expect(res.map((r) => [r.ok, r.reason])).toEqual([
+          [true, ''],
+          [true, ''],
+          [false, 'error: lemez megtelt'],
+          [true, ''],
+        ]);
+        expect(seenLive).toEqual([batch[0].id, batch[1].id, batch[3].id]);
+        const stored = await db.all<{ id: string }>(`SELECT id FROM events WHERE id IN (?, ?, ?, ?) ORDER BY id`, batch.map((e) => e.id));
+        expect(stored.map((r) => r.id)).toEqual([batch[0].id, batch[1].id, batch[3].id].sort());
+        // Nothing of the failed event was left behind in the derived tables either.
+        expect(await db.get('SELECT 1 AS x FROM posts WHERE event_id = ?', [poisoned])).toBeUndefined();
+        expect(await db.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [poisoned])).toBeUndefined();
+      });
     });
 
     describe('replaceable events', () => {
