@@ -1,6 +1,7 @@
 /**
  * The ingest half of `npm run bench:server`: the bare WASM verification rate (the ceiling of any
- * verifying ingest in JavaScript), and events/s through the real importer into a fresh SQLite store.
+ * verifying ingest in JavaScript), and events/s through the real importer into a fresh store
+ * (SQLite, or PostgreSQL with `--pg`).
  */
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import type { NostrEvent } from '../server/context.ts';
 import { createImporter } from '../server/ingest/importer.ts';
 import { startVerifyPool, type Verifier } from '../server/ingest/verify-pool.ts';
 import { initVerifier, VERIFY_OK, type VerifyCode } from '../server/ingest/verify.ts';
+import type { Database } from '../server/store/db.ts';
 import { openSqlite } from '../server/store/sqlite.ts';
 import { BENCH_NOW } from './server-data.ts';
 
@@ -47,10 +49,24 @@ async function poolRate(pool: Verifier, events: NostrEvent[]): Promise<number> {
   return rate(events.length, ms);
 }
 
-/** Imports everything in batches of 1000 (the upstream follower's and the demo seed's size) into a fresh store. */
-async function importAll(events: NostrEvent[], verifier: Verifier): Promise<{ rate: number; stored: number }> {
+/** An empty store for one measure, and how to throw it away. */
+export type FreshStore = () => Promise<{ db: Database; dispose(): Promise<void> }>;
+
+export const freshSqlite: FreshStore = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'strucc-bench-ingest-'));
   const db = openSqlite(join(dir, 'strucc.sqlite'));
+  return {
+    db,
+    async dispose() {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Imports everything in batches of 1000 (the upstream follower's and the demo seed's size) into a fresh store. */
+async function importAll(events: NostrEvent[], verifier: Verifier, fresh: FreshStore): Promise<{ rate: number; stored: number }> {
+  const { db, dispose } = await fresh();
   try {
     const importer = createImporter({ db, live: new EventEmitter(), now: () => BENCH_NOW, verifier });
     let stored = 0;
@@ -60,8 +76,7 @@ async function importAll(events: NostrEvent[], verifier: Verifier): Promise<{ ra
     }
     return { rate: rate(events.length, performance.now() - t0), stored };
   } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
+    await dispose();
   }
 }
 
@@ -74,14 +89,14 @@ const acceptAll: Verifier = {
   async close() {},
 };
 
-export async function measureIngest(events: NostrEvent[]): Promise<IngestFigures> {
+export async function measureIngest(events: NostrEvent[], fresh: FreshStore = freshSqlite): Promise<IngestFigures> {
   await initVerifier();
   const verifyOneThread = oneThreadRate(events.slice(0, 10_000));
   const pool = await startVerifyPool();
   try {
     const verifyPool = await poolRate(pool, events);
-    const writeOnly = (await importAll(events, acceptAll)).rate;
-    const { rate: ingest, stored } = await importAll(events, pool);
+    const writeOnly = (await importAll(events, acceptAll, fresh)).rate;
+    const { rate: ingest, stored } = await importAll(events, pool, fresh);
     return { events: events.length, verifyOneThread, verifyPool, poolThreads: pool.threads, ingest, writeOnly, stored };
   } finally {
     await pool.close();

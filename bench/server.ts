@@ -7,6 +7,10 @@
  *    database of ≥ 1,000,000 events (built once, cached; its synthetic part is not re-verified, see
  *    server-data.ts), with 100 websocket clients against a real server process on 127.0.0.1.
  * Everything stays on 127.0.0.1 and every phase has a fixed duration.
+ *
+ * `npm run bench:server -- --pg` runs the same phases on PostgreSQL (DATABASE_URL, or a throwaway
+ * cluster): ingest into a fresh database, latency over a copy of the same ≥ 1M-event database.
+ * `--ingest-only` stops after the ingest phase (no million-event database needed).
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -15,8 +19,18 @@ import type { NostrEvent } from '../server/context.ts';
 import { openSqlite } from '../server/store/sqlite.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { benchDatabase, benchEvents } from './server-data.ts';
-import { measureIngest, type IngestFigures } from './server-ingest.ts';
+import { freshSqlite, measureIngest, type FreshStore, type IngestFigures } from './server-ingest.ts';
+import { benchPostgres, copySqliteToPostgres, type BenchPostgres } from './server-pg.ts';
+import { openPostgres } from '../server/store/postgres.ts';
 import { LoadGenerator, type LoadOptions, type LoadResult } from './server-load.ts';
+
+const PG = process.argv.includes('--pg');
+const BACKEND = PG ? 'PostgreSQL' : 'SQLite';
+/**
+ * Verified ingest ÷ the one-core verification ceiling: the figure before issue 18's work (bench/RESULTS.md,
+ * 2026-11-26, SQLite; PostgreSQL had not been measured) and the target.
+ */
+const INGEST_TARGET = PG ? { baseline: null, target: 0.6 } : { baseline: 0.28, target: 0.8 };
 
 const LOAD: LoadOptions = { clients: 100, seconds: 15, warmupSeconds: 2, thinkMs: 1000, saturationSeconds: 5 };
 
@@ -57,35 +71,76 @@ async function targets(file: string, events: NostrEvent[]): Promise<Targets> {
 }
 
 function ingestRows(f: IngestFigures): string[][] {
+  const ratio = f.ingest / f.verifyOneThread;
+  const { baseline, target } = INGEST_TARGET;
   return [
+    ['store', BACKEND],
     ['machine', `${availableParallelism()} cores, Node ${process.version}`],
     // Other processes on the machine skew every figure here; the load average says how much.
     ['load average (1 min) at the end of the run', fmt(loadavg()[0], 2)],
     ['real signed demo events', fmt(f.events)],
     ['bare WASM verifyEvent, one thread (ceiling per core)', `${fmt(f.verifyOneThread)} events/s`],
     [`verify pool, ${f.poolThreads} worker threads (ceiling of the machine)`, `${fmt(f.verifyPool)} events/s`],
-    ['ingest: verified, through the importer, fresh SQLite', `${fmt(f.ingest)} events/s (${fmt(f.stored)} stored)`],
-    ['ingest ÷ one-thread ceiling', fmt(f.ingest / f.verifyOneThread, 2)],
-    ['ingest ÷ pool ceiling (target ≥ 0.8)', fmt(f.ingest / f.verifyPool, 2)],
+    [`ingest: verified, through the importer, fresh ${BACKEND}`, `${fmt(f.ingest)} events/s (${fmt(f.stored)} stored)`],
+    [
+      `ingest ÷ one-thread ceiling (target ≥ ${target}; baseline ${baseline === null ? 'not measured' : baseline})`,
+      `${fmt(ratio, 2)}${baseline === null ? '' : ` (${fmt(ratio / baseline, 2)}× the baseline)`}, target ${ratio >= target ? 'met' : 'not met'}`,
+    ],
+    ['ingest ÷ pool ceiling', fmt(f.ingest / f.verifyPool, 2)],
     ['write path alone (verification skipped), for reference', `${fmt(f.writeOnly)} events/s`],
   ];
 }
 
+function printIngest(ingest: IngestFigures, what = 'ingest'): void {
+  console.log(`\n## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} — server bench on ${BACKEND} (${what})\n`);
+  console.log('| measure | value |\n|---|---|');
+  for (const [k, v] of ingestRows(ingest)) console.log(`| ${k} | ${v} |`);
+}
+
+/** Fresh PostgreSQL databases for the ingest measure, one per run of the importer. */
+function freshPostgres(server: BenchPostgres): FreshStore {
+  let n = 0;
+  return async () => {
+    const db = await openPostgres(await server.fresh(`strucc_bench_ingest_${++n}`));
+    return { db, dispose: () => db.close() };
+  };
+}
+
 async function main() {
+  const pg = PG ? await benchPostgres() : null;
+  try {
+    await run(pg);
+  } finally {
+    await pg?.stop();
+  }
+}
+
+async function run(pg: BenchPostgres | null) {
   const events = await benchEvents();
-  log(`ingest: ${events.length} signed events`);
-  const ingest = await measureIngest(events);
+  log(`ingest: ${events.length} signed events into ${BACKEND}`);
+  const ingest = await measureIngest(events, pg ? freshPostgres(pg) : freshSqlite);
+  if (process.argv.includes('--ingest-only')) {
+    printIngest(ingest);
+    return;
+  }
 
   log('latency: preparing the ≥ 1M-event database (cached after the first build)…');
   const big = await benchDatabase(events);
   const dataDir = mkdtempSync(join(tmpdir(), 'strucc-bench-server-'));
   const results: [string, LoadResult | null][] = [];
+  let copied = '';
   try {
     // A copy, so the server's own writes (score expiry) never change the cached database.
     copyFileSync(join(big.dir, 'strucc.sqlite'), join(dataDir, 'strucc.sqlite'));
     const t = await targets(join(dataDir, 'strucc.sqlite'), events);
     const { COMMANDS } = await import('../server/cache/registry.ts');
-    const server = await startServerProcess({ DEMO: '0' }, dataDir);
+    const env: Record<string, string> = { DEMO: '0' };
+    if (pg) {
+      log('latency: copying the database into PostgreSQL…');
+      env.DATABASE_URL = await pg.fresh('strucc_bench_latency');
+      copied = await copySqliteToPostgres(join(dataDir, 'strucc.sqlite'), env.DATABASE_URL);
+    }
+    const server = await startServerProcess(env, dataDir);
     let load: LoadGenerator | null = null;
     try {
       load = await LoadGenerator.connect(`${server.url.replace(/^http/, 'ws')}/v1`, LOAD.clients);
@@ -112,14 +167,12 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  console.log(`\n## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} — server bench (ingest and latency)\n`);
-  console.log('| measure | value |\n|---|---|');
-  for (const [k, v] of ingestRows(ingest)) console.log(`| ${k} | ${v} |`);
+  printIngest(ingest, 'ingest and latency');
   console.log(
     `\nLatency over ${fmt(big.events)} events (${fmt(events.length)} real signed ones through the verifying importer, the rest synthetic and` +
       ` written through the same derived-table code without re-verification), ${LOAD.clients} websocket clients with the zlib protocol,` +
       ` each pausing 0–${(2 * LOAD.thinkMs) / 1000} s between requests, ${LOAD.seconds} s per command after ${LOAD.warmupSeconds} s warm-up;` +
-      ` then ${LOAD.saturationSeconds} s with no pause for the most requests per second.\n`,
+      ` then ${LOAD.saturationSeconds} s with no pause for the most requests per second. Store: ${BACKEND}${copied ? ` (${copied})` : ''}.\n`,
   );
   console.log('| command | requests | errors | p50 ms | p99 ms | req/s | max req/s (no pause) |\n|---|---|---|---|---|---|---|');
   for (const [label, r] of results) {

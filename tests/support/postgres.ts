@@ -31,8 +31,9 @@ async function freePort(): Promise<number> {
  * A throwaway PostgreSQL cluster in a temp dir on a free loopback port: a real server,
  * not the machine's shared one, so tests neither depend on nor disturb it.
  * PostgreSQL refuses to run as root, so as root the cluster belongs to the postgres user.
+ * Tests run without fsync (nothing to keep); a benchmark asks for it, as a deployment would have it.
  */
-export async function startTempPostgres(): Promise<TempPostgres> {
+export async function startTempPostgres(opts: { fsync?: boolean } = {}): Promise<TempPostgres> {
   const bin = pgBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'strucc-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -53,7 +54,7 @@ export async function startTempPostgres(): Promise<TempPostgres> {
   const port = await freePort();
   run(join(bin, 'pg_ctl'), [
     '-D', data, '-w', '-l', join(dir, 'log'),
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${opts.fsync ? 'on' : 'off'}`,
     'start',
   ]);
   return {
