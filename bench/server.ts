@@ -10,7 +10,8 @@
  *
  * `npm run bench:server -- --pg` runs the same phases on PostgreSQL (DATABASE_URL, or a throwaway
  * cluster): ingest into a fresh database, latency over a copy of the same ≥ 1M-event database.
- * `--ingest-only` stops after the ingest phase (no million-event database needed).
+ * `--ingest-only` stops after the ingest phase (no million-event database needed); `--events=N` ingests
+ * only the first N signed events.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -117,8 +118,11 @@ async function main() {
 
 async function run(pg: BenchPostgres | null) {
   const events = await benchEvents();
-  log(`ingest: ${events.length} signed events into ${BACKEND}`);
-  const ingest = await measureIngest(events, pg ? freshPostgres(pg) : freshSqlite);
+  // A smaller ingest for a quick look (the latency database is still built from all of them).
+  const limit = Number(process.argv.find((a) => a.startsWith('--events='))?.slice('--events='.length) ?? events.length);
+  const ingested = events.slice(0, limit);
+  log(`ingest: ${ingested.length} signed events into ${BACKEND}`);
+  const ingest = await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite);
   if (process.argv.includes('--ingest-only')) {
     printIngest(ingest);
     return;
