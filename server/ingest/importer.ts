@@ -221,15 +221,25 @@ export function createImporter(deps: ImporterDeps): Importer {
     while (g < pending.length) {
       // Every signature of a group is checked before BEGIN: nothing inside the transaction waits for
       // the workers (or anything else), so no other write can run on the connection while it is open.
-      // The group is what the workers have finished (at least the next chunk), so the first chunk is
-      // written while the workers check the later ones: verification overlaps the writes.
+      // The first group is what the workers have finished (at least the first chunk), so it is written
+      // while the workers check the later ones: verification overlaps the writes.
       const first = slots[g];
       if (first >= 0) {
         const chunk = Math.floor(first / VERIFY_CHUNK);
         codes[chunk] ??= await checks[chunk];
       }
+      // Only the call's first group is cut at what is verified so far; later ones wait for their chunks
+      // (before BEGIN), since every commit rewrites the index pages it touched: more, smaller groups
+      // cost more than the overlap saves once the workers lag behind (seen on a loaded machine).
       let end = g + 1;
-      while (end < pending.length && end - g < TX_EVENTS && verified(end)) end++;
+      while (end < pending.length && end - g < TX_EVENTS) {
+        if (!verified(end)) {
+          if (g === 0) break;
+          const chunk = Math.floor(slots[end] / VERIFY_CHUNK);
+          codes[chunk] ??= await checks[chunk];
+        }
+        end++;
+      }
       const toWrite: number[] = [];
       for (let k = g; k < end; k++) {
         const refused = check(k);
