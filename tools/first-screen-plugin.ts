@@ -18,7 +18,7 @@ type OutputChunk = Rollup.OutputChunk;
 const HOME_SCREEN = /\/src\/routes\/Home\.tsx$/;
 const WORKER_CLIENT = /\/src\/worker-client\.ts$/;
 /** How worker-client.ts's `new SharedWorker(new URL('../worker/entry.ts', import.meta.url))` reads once built. */
-const WORKER_URL = /new SharedWorker\(new URL\(\s*[`'"](\/assets\/[\w.-]+\.js)[`'"]/;
+const WORKER_URL = /new SharedWorker\(new URL\(\s*(?:\/\*[^*]*\*\/\s*)?[`'"](\/assets\/[\w.-]+\.js)[`'"]/;
 
 function chunks(bundle: OutputBundle): OutputChunk[] {
   return Object.values(bundle).filter((f): f is OutputChunk => f.type === 'chunk');
