@@ -9,7 +9,7 @@
  * compare within a run). SEARCH_BENCH_SCALE=1 for ~196k events (default 0.5, ~130k).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -183,6 +183,9 @@ async function main() {
     // The baseline tree gets this script and the cached demo events.
     mkdirSync(join(baseline, 'bench'), { recursive: true });
     copyFileSync(new URL(import.meta.url).pathname, join(baseline, 'bench', 'search.ts'));
+    // Older trees did not export the synthetic generator yet.
+    const data = join(baseline, 'bench', 'server-data.ts');
+    writeFileSync(data, readFileSync(data, 'utf8').replace(/^function\* syntheticEvents\(/m, 'export function* syntheticEvents('));
     const events = join(CACHE_DIR, 'events-strucc-1.35.json');
     mkdirSync(join(baseline, '.cache', 'bench'), { recursive: true });
     if (existsSync(events)) copyFileSync(events, join(baseline, '.cache', 'bench', 'events-strucc-1.35.json'));
