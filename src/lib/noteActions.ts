@@ -26,13 +26,7 @@ export function coordinateOf(event: Pick<NostrEvent, 'kind' | 'pubkey' | 'tags'>
   return `${event.kind}:${event.pubkey}:${d}`;
 }
 
-/** NIP-10: the thread a note belongs to — its marked root, else its first positional e tag, else the note itself. */
-export function threadRootOf(event: Pick<NostrEvent, 'id' | 'tags'>): string {
-  const marked = event.tags.find((t) => t[0] === 'e' && t[3] === 'root' && t[1]);
-  if (marked) return marked[1];
-  const positional = event.tags.find((t) => t[0] === 'e' && t[1] && (t[3] === undefined || t[3] === ''));
-  return positional ? positional[1] : event.id;
-}
+export { threadRootOf } from '../../core/bundle';
 
 /** The bookmark list entry: an `a` tag for articles, an `e` tag for everything else. */
 export function bookmarkTag(event: Pick<NostrEvent, 'id' | 'kind' | 'pubkey' | 'tags'>): string[] {
