@@ -83,8 +83,14 @@ export function withOwnNotes(notes: FeedNote[], own: readonly OwnNote[], belongs
   const oldest = notes.length > 0 ? feedTime(notes[notes.length - 1]) : 0;
   const add = own.filter((o) => !have.has(o.note.event.id) && belongs(o.note) && (!hasMore || o.note.event.created_at >= oldest));
   if (add.length === 0) return notes;
-  const marked = add.map((o): FeedNote => (o.state === 'pending' ? { ...o.note, local: 'pending' } : o.note));
-  return [...marked, ...notes].sort((a, b) => feedTime(b) - feedTime(a));
+  // Each goes before the first card older than it; the list's own order is left as it is.
+  const out = [...notes];
+  for (const o of [...add].sort((a, b) => a.note.event.created_at - b.note.event.created_at)) {
+    const card: FeedNote = o.state === 'pending' ? { ...o.note, local: 'pending' } : o.note;
+    const at = out.findIndex((n) => feedTime(n) < card.event.created_at);
+    out.splice(at === -1 ? out.length : at, 0, card);
+  }
+  return out;
 }
 
 /** Which open feeds an own note belongs in, by the feed spec (the server's FEED_SPEC_RULES ids). */
@@ -107,10 +113,22 @@ export function ownNoteBelongs(spec: string, note: FeedNote): boolean {
       return !reply;
     // One author's notes, as the profile's notes and replies tabs ask them.
     case 'feed':
-      return s.pubkey === note.event.pubkey && (s.notes === 'replies' ? reply : !reply && (s.notes === undefined || s.notes === 'authored'));
+      if (s.pubkey !== note.event.pubkey) return false;
+      if (s.notes === 'replies') return reply;
+      return (s.notes === undefined || s.notes === 'authored') && (!reply || s.include_replies === true);
     default:
       return false;
   }
+}
+
+/**
+ * A thread's replies with the person's own new replies to the focused note or to one of the shown
+ * replies, newest first like the server's.
+ */
+export function withOwnReplies(focus: FeedNote | undefined, replies: FeedNote[], own: readonly OwnNote[]): FeedNote[] {
+  if (!focus || own.length === 0) return replies;
+  const parents = new Set([focus.event.id, ...replies.map((n) => n.event.id)]);
+  return withOwnNotes(replies, own, (n) => n.replyTo !== undefined && parents.has(n.replyTo.id));
 }
 
 /** Keys of the network page's leading notes the cached page lacked; undefined when the pages share none. */

@@ -16,6 +16,8 @@ import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
 import { fetchFeedPage } from './feedRegistry.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry } from './instances.ts';
+import { NO_FILTER, ownNoteBelongs, visibleNotes, withOwnNotes, type FeedViewContext, type ViewerFilter } from './feedView.ts';
+import type { OwnNotes } from './ownNotes.ts';
 import { emptyProfile } from '../core/profile.ts';
 import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
 import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
@@ -166,18 +168,20 @@ export async function loadProfilePart(request: CacheRequest, input: ProfileLoadI
   }
 }
 
-function snapshotOf(actor: Actor<typeof profileMachine>): ProfileSnapshot {
+function snapshotOf(actor: Actor<typeof profileMachine>, { own, filter }: FeedViewContext): ProfileSnapshot {
   const snap = actor.getSnapshot();
   const c = snap.context;
+  // The person's own notes written in any tab show on their profile at once (worker/feedView.ts).
+  const mine = own.length > 0 && own.some((o) => o.note.event.pubkey === c.pubkey);
   const out: ProfileSnapshot = {
     pubkey: c.pubkey,
     followsYou: c.followsYou,
     loading: loadingFlags(snap),
     sidebarNotes: c.sidebarNotes,
     sidebarArticles: c.sidebarArticles,
-    notes: c.notes,
-    replies: c.replies,
-    reads: c.reads,
+    notes: visibleNotes(mine ? withOwnNotes(c.notes, own, (n) => ownNoteBelongs(feedSpec(c.pubkey, 'notes', 'authored'), n), c.hasMore.notes) : c.notes, filter),
+    replies: visibleNotes(mine ? withOwnNotes(c.replies, own, (n) => ownNoteBelongs(feedSpec(c.pubkey, 'notes', 'replies'), n), c.hasMore.replies) : c.replies, filter),
+    reads: visibleNotes(c.reads, filter),
     media: c.media,
     zaps: c.zaps,
     follows: c.follows,
@@ -200,6 +204,9 @@ export interface ProfileServiceOptions {
   /** The viewer: the signed-in user, else undefined. */
   viewer: () => string | undefined;
   throttleMs?: number;
+  own?: OwnNotes;
+  /** The viewer's mutes (a muted person's own profile is hidden by the page until shown anyway). */
+  filter?: () => ViewerFilter;
 }
 
 export class ProfileService {
@@ -212,7 +219,14 @@ export class ProfileService {
     this.machine = profileMachine.provide({
       actors: { load: fromPromise<ProfileLoad, ProfileLoadInput>(({ input }) => loadProfilePart(options.request, input)) },
     });
-    this.pages = new InstanceRegistry(snapshotOf, options.throttleMs);
+    const own = options.own;
+    this.pages = new InstanceRegistry((actor) => snapshotOf(actor, { own: own?.all ?? [], filter: options.filter?.() ?? NO_FILTER }), options.throttleMs);
+    own?.watch(() => this.pages.refresh());
+  }
+
+  /** The mutes changed: open pages show the lists again through them. */
+  refresh(): void {
+    this.pages.refresh();
   }
 
   open(tabId: string, pubkey: string, cb: (s: ProfileSnapshot) => unknown, release: () => void): number {

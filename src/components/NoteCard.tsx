@@ -70,7 +70,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
   }
 
   return (
-    <article className="note" data-note-id={event.id} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
+    <article className={note.local ? 'note note-pending' : 'note'} data-note-id={event.id} data-local={note.local} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
       {note.repostedBy && (
         <p className="note-repost">
           <RepostIcon size={16} />
@@ -102,6 +102,11 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
                 {formatRelativeTime(event.created_at, now, locale)}
               </time>
             </Link>
+            {note.local === 'pending' && (
+              <span className="note-pending-mark" role="status" title={t('note.pendingTitle')}>
+                {t('note.pending')}
+              </span>
+            )}
             <NoteMore note={note} />
           </header>
           {reply && (

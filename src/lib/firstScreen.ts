@@ -68,7 +68,8 @@ export function keepFirstScreenFeeds(feeds: FeedDefinition[]): void {
 
 export function keepFirstScreenNotes(spec: string, notes: FeedNote[]): void {
   const screen = read();
-  const top = notes.slice(0, FIRST_SCREEN_NOTES);
+  // Notes no relay has accepted yet are not part of the kept screen.
+  const top = notes.filter((n) => !n.local).slice(0, FIRST_SCREEN_NOTES);
   if (screen?.spec === spec && screen.notes?.length === top.length && screen.notes.every((n, i) => n.key === top[i].key)) return;
   write({ v: VERSION, viewer: screen?.viewer ?? '', feeds: screen?.feeds, spec, notes: top });
 }
