@@ -7,6 +7,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { FeedDefinition, FeedNote, Profile } from '../core/types.ts';
+import { FEED_COPY_VERSION } from '../core/config.ts';
 
 /** Notes kept per feed: the first page plus a little more, so a quick scroll still finds cards. */
 export const CACHED_NOTES_PER_FEED = 50;
@@ -18,6 +19,8 @@ export interface CachedPage {
   key: string;
   usedAt: number;
   savedAt: number;
+  /** FEED_COPY_VERSION when it was saved: a page of another version is never painted. */
+  v?: number;
   notes: FeedNote[];
 }
 
@@ -197,7 +200,7 @@ export class FeedCache {
   async loadPage(spec: string, viewer: string | undefined): Promise<FeedNote[] | undefined> {
     const key = FeedCache.pageKey(spec, viewer);
     const row = await this.read('pages', key);
-    if (!row || row.notes.length === 0) return undefined;
+    if (!row || row.v !== FEED_COPY_VERSION || row.notes.length === 0) return undefined;
     this.write(() => this.db.put('pages', [{ ...row, usedAt: this.stamp() }]));
     return row.notes;
   }
@@ -208,7 +211,7 @@ export class FeedCache {
     const usedAt = this.stamp();
     this.ahead.delete(FeedCache.pageKey(spec, viewer));
     return this.write(async () => {
-      await this.db.put('pages', [{ key: FeedCache.pageKey(spec, viewer), usedAt, savedAt: usedAt, notes: top }]);
+      await this.db.put('pages', [{ key: FeedCache.pageKey(spec, viewer), usedAt, savedAt: usedAt, v: FEED_COPY_VERSION, notes: top }]);
       await this.evict('pages', this.limits.feeds);
       await this.db.put('profiles', profilesOf(top).map((profile) => ({ key: profile.pubkey, usedAt, profile })));
       await this.evict('profiles', this.limits.profiles);

@@ -6,9 +6,11 @@
  */
 import type { FeedDefinition, FeedNote, FeedSnapshot } from '../../core/types';
 import { dropPaintedCopy } from './paintedCopy';
+import { FEED_COPY_VERSION } from '../../core/config';
 
 const KEY = 'strucc:firstScreen';
-const VERSION = 1;
+/** Shared with the painted copy and the worker's stored pages (core/config.ts). */
+const VERSION = FEED_COPY_VERSION;
 /** Enough cards to fill a tall screen. */
 export const FIRST_SCREEN_NOTES = 6;
 

@@ -4,6 +4,7 @@ import { FeedRegistry } from '../../../worker/feedRegistry.ts';
 import { Throttle } from '../../../worker/util/throttle.ts';
 import type { CacheReply, FeedSnapshot } from '../../../core/types.ts';
 import { keys, note } from '../helpers/feedNotes.ts';
+import { FEED_COPY_VERSION } from '../../../core/config.ts';
 
 describe('FeedCache', () => {
   it('keeps the top of each feed per viewer, bounded', async () => {
@@ -45,6 +46,18 @@ describe('FeedCache', () => {
     await cache.savePage('t', undefined, [note('4', 1, 'carol')]);
     expect(db.stores.profiles.size).toBe(2);
     expect((await cache.loadProfile('carol'))?.name).toBe('name-carol');
+  });
+
+  it('paints only pages saved with the current copy version (core/config.ts), like the tab-side copies', async () => {
+    const db = new MemoryCacheDb();
+    const cache = new FeedCache(db);
+    await cache.savePage('s', 'v', [note('a')]);
+    expect(db.stores.pages.get(FeedCache.pageKey('s', 'v'))?.v).toBe(FEED_COPY_VERSION);
+    db.stores.pages.set(FeedCache.pageKey('old', 'v'), { key: FeedCache.pageKey('old', 'v'), usedAt: 1, savedAt: 1, notes: [note('b')] });
+    db.stores.pages.set(FeedCache.pageKey('other', 'v'), { key: FeedCache.pageKey('other', 'v'), usedAt: 1, savedAt: 1, v: FEED_COPY_VERSION + 1, notes: [note('c')] });
+    expect(keys((await cache.loadPage('s', 'v'))!)).toEqual(['a']);
+    expect(await cache.loadPage('old', 'v')).toBeUndefined();
+    expect(await cache.loadPage('other', 'v')).toBeUndefined();
   });
 
   it('keeps the home feed list per viewer', async () => {
