@@ -7,6 +7,7 @@ import {
   viewerFilterOf,
   visibleNotes,
   withOwnNotes,
+  withOwnReplies,
   type FeedState,
   type FeedViewContext,
   type OwnNote,
@@ -156,6 +157,18 @@ describe('own notes', () => {
     const view = new FeedView();
     view.restore([note('c', 50)]);
     expect(keys(view.view(loading, { filter: NO_FILTER, own: [pendingOwn('n', 60)] }).notes)).toEqual(['n', 'c']);
+  });
+
+  it("a thread takes own replies to its focused note or to a reply it shows, newest first, and no one else's", () => {
+    const focus = note('focus', 10, 'x');
+    const replies = [note('r2', 30, 'y'), note('r1', 20, 'z')];
+    const toFocus = { note: { ...note('m1', 40, ME), replyTo: { id: 'focus' } }, state: 'pending' as const };
+    const toReply = { note: { ...note('m2', 25, ME), replyTo: { id: 'r1' } }, state: 'confirmed' as const };
+    const elsewhere = { note: { ...note('m3', 50, ME), replyTo: { id: 'another' } }, state: 'pending' as const };
+    const shown = withOwnReplies(focus, replies, [elsewhere, toReply, toFocus]);
+    expect(shown.map((n) => [n.key, n.local])).toEqual([['m1', 'pending'], ['r2', undefined], ['m2', undefined], ['r1', undefined]]);
+    expect(withOwnReplies(focus, replies, [elsewhere])).toBe(replies);
+    expect(withOwnReplies(undefined, replies, [toFocus])).toBe(replies);
   });
 
   it('the store: signed notes become cards (pending), confirm, failure removes, the profile fills in', () => {
