@@ -131,6 +131,23 @@ export function withOwnReplies(focus: FeedNote | undefined, replies: FeedNote[],
   return withOwnNotes(replies, own, (n) => n.replyTo !== undefined && parents.has(n.replyTo.id));
 }
 
+const listMemo = new WeakMap<FeedNote[], Map<string, { own: readonly OwnNote[]; filter: ViewerFilter; out: FeedNote[] }>>();
+
+/**
+ * A list other than a feed (a profile tab) as shown: the last answer is kept per input list and
+ * name, so while neither the list, the own notes nor the mutes changed the tab gets the same array
+ * and the snapshot costs no new clone.
+ */
+export function shownList(name: string, notes: FeedNote[], { own, filter }: FeedViewContext, make: () => FeedNote[]): FeedNote[] {
+  let byName = listMemo.get(notes);
+  const hit = byName?.get(name);
+  if (hit && hit.own === own && hit.filter === filter) return hit.out;
+  const out = make();
+  if (!byName) listMemo.set(notes, (byName = new Map()));
+  byName.set(name, { own, filter, out });
+  return out;
+}
+
 /** Keys of the network page's leading notes the cached page lacked; undefined when the pages share none. */
 export function newAbove(network: FeedNote[], cached: FeedNote[]): Set<string> | undefined {
   const known = new Set(cached.map((n) => n.key));

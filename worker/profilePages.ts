@@ -16,11 +16,11 @@ import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
 import { fetchFeedPage } from './feedRegistry.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry } from './instances.ts';
-import { NO_FILTER, ownNoteBelongs, visibleNotes, withOwnNotes, type FeedViewContext, type ViewerFilter } from './feedView.ts';
+import { NO_FILTER, ownNoteBelongs, shownList, visibleNotes, withOwnNotes, type FeedViewContext, type ViewerFilter } from './feedView.ts';
 import type { OwnNotes } from './ownNotes.ts';
 import { emptyProfile } from '../core/profile.ts';
 import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
-import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
+import type { CacheObject, CacheReply, FeedNote, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
 import { CacheKind } from '../core/kinds.ts';
 
 function parseJson(text: unknown): unknown {
@@ -168,20 +168,26 @@ export async function loadProfilePart(request: CacheRequest, input: ProfileLoadI
   }
 }
 
-function snapshotOf(actor: Actor<typeof profileMachine>, { own, filter }: FeedViewContext): ProfileSnapshot {
+function snapshotOf(actor: Actor<typeof profileMachine>, context: FeedViewContext): ProfileSnapshot {
   const snap = actor.getSnapshot();
   const c = snap.context;
+  const { own, filter } = context;
   // The person's own notes written in any tab show on their profile at once (worker/feedView.ts).
   const mine = own.length > 0 && own.some((o) => o.note.event.pubkey === c.pubkey);
+  const shown = (name: string, list: FeedNote[], notes: 'authored' | 'replies', hasMore: boolean) =>
+    shownList(`${name}:${hasMore}`, list, context, () => {
+      const spec = feedSpec(c.pubkey, 'notes', notes);
+      return visibleNotes(mine ? withOwnNotes(list, own, (n) => ownNoteBelongs(spec, n), hasMore) : list, filter);
+    });
   const out: ProfileSnapshot = {
     pubkey: c.pubkey,
     followsYou: c.followsYou,
     loading: loadingFlags(snap),
     sidebarNotes: c.sidebarNotes,
     sidebarArticles: c.sidebarArticles,
-    notes: visibleNotes(mine ? withOwnNotes(c.notes, own, (n) => ownNoteBelongs(feedSpec(c.pubkey, 'notes', 'authored'), n), c.hasMore.notes) : c.notes, filter),
-    replies: visibleNotes(mine ? withOwnNotes(c.replies, own, (n) => ownNoteBelongs(feedSpec(c.pubkey, 'notes', 'replies'), n), c.hasMore.replies) : c.replies, filter),
-    reads: visibleNotes(c.reads, filter),
+    notes: shown('notes', c.notes, 'authored', c.hasMore.notes),
+    replies: shown('replies', c.replies, 'replies', c.hasMore.replies),
+    reads: shownList('reads', c.reads, context, () => visibleNotes(c.reads, filter)),
     media: c.media,
     zaps: c.zaps,
     follows: c.follows,

@@ -4,6 +4,7 @@ import {
   NO_FILTER,
   ownNoteBelongs,
   pillOf,
+  shownList,
   viewerFilterOf,
   visibleNotes,
   withOwnNotes,
@@ -169,6 +170,17 @@ describe('own notes', () => {
     expect(shown.map((n) => [n.key, n.local])).toEqual([['m1', 'pending'], ['r2', undefined], ['m2', undefined], ['r1', undefined]]);
     expect(withOwnReplies(focus, replies, [elsewhere])).toBe(replies);
     expect(withOwnReplies(undefined, replies, [toFocus])).toBe(replies);
+  });
+
+  it('a profile list keeps its answer while the list, the own notes and the mutes stay the same', () => {
+    const list = [note('a', 10, 'x')];
+    let made = 0;
+    const make = () => (made++, [...list]);
+    const first = shownList('notes', list, plain, make);
+    expect(shownList('notes', list, plain, make)).toBe(first);
+    expect(shownList('replies', list, plain, make)).not.toBe(first);
+    expect(shownList('notes', list, { filter: NO_FILTER, own: [pendingOwn('m', 20)] }, make)).not.toBe(first);
+    expect(made).toBe(3);
   });
 
   it('the store: signed notes become cards (pending), confirm, failure removes, the profile fills in', () => {
