@@ -133,7 +133,10 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   let signedInViewer: () => string | undefined = () => undefined;
   const viewer = () => signedInViewer() ?? guest();
   // What the person publishes shows at once in every tab's feeds, profile and threads (worker/feedView.ts).
-  const own = new OwnNotes();
+  const own = new OwnNotes([
+    async (pubkey) => feedCache?.loadProfile(pubkey),
+    async (pubkey) => parseBundle((await request('user_infos', { pubkeys: [pubkey] })).events).profiles[pubkey],
+  ]);
   let viewerFilter: ViewerFilter = NO_FILTER;
   const feeds = new FeedRegistry({
     request,
@@ -144,17 +147,6 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     own,
   });
   own.watch(() => feeds.refresh());
-  /** The cards of own notes need the person's name and picture: the kept copy first, then the server's. */
-  const fillOwnAuthor = (pubkey: string) => {
-    if (own.hasAuthor(pubkey)) return;
-    void (async () => {
-      const kept = await feedCache?.loadProfile(pubkey);
-      if (kept) own.setAuthor(kept);
-      const reply = await request('user_infos', { pubkeys: [pubkey] });
-      const fresh = parseBundle(reply.events).profiles[pubkey];
-      if (fresh) own.setAuthor(fresh);
-    })().catch(() => undefined);
-  };
 
   const nip05 = new Nip05Verifier(() => config?.cacheServer, options.fetcher);
 
@@ -210,11 +202,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     relaySocketFactory: options.relaySocketFactory,
     signer: options.signer,
     publishTimeoutMs: options.publishTimeoutMs,
-    onSigned: (event) => {
-      if (event.kind !== 1) return;
-      own.add(event);
-      fillOwnAuthor(event.pubkey);
-    },
+    onSigned: (event) => own.add(event),
   });
 
   // Every publish (notes, lists, settings...) passes here, so the devtools log sees each result.

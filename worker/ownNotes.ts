@@ -12,10 +12,16 @@ import type { OwnNote } from './feedView.ts';
 /** Enough for a busy session; older ones are in the server's pages by then. */
 const KEPT = 30;
 
+/** Where the person's profile for the cards comes from, quickest first (the kept copy, then the server). */
+export type ProfileSource = (pubkey: string) => Promise<Profile | undefined>;
+
 export class OwnNotes {
   private list: readonly OwnNote[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly authors = new Map<string, Profile>();
+  private readonly asked = new Set<string>();
+
+  constructor(private readonly sources: ProfileSource[] = []) {}
 
   /** Newest first; a new array on every change, so views can compare by identity. */
   get all(): readonly OwnNote[] {
@@ -34,8 +40,16 @@ export class OwnNotes {
     this.set(this.list.map((o) => (o.note.author.pubkey === profile.pubkey ? { ...o, note: { ...o.note, author: profile } } : o)));
   }
 
-  hasAuthor(pubkey: string): boolean {
-    return this.authors.has(pubkey);
+  /** Asks the sources once per person; a failing source only leaves the key on the card. */
+  private fillAuthor(pubkey: string): void {
+    if (this.authors.has(pubkey) || this.asked.has(pubkey)) return;
+    this.asked.add(pubkey);
+    void (async () => {
+      for (const source of this.sources) {
+        const profile = await source(pubkey).catch(() => undefined);
+        if (profile) this.setAuthor(profile);
+      }
+    })();
   }
 
   /** A kind-1 note was signed and is on its way to the relays. */
@@ -45,6 +59,7 @@ export class OwnNotes {
     if (!card) return;
     const note: FeedNote = { ...card, author: this.authors.get(event.pubkey) ?? emptyProfile(event.pubkey) };
     this.set([{ note, state: 'pending' as const }, ...this.list].slice(0, KEPT));
+    this.fillAuthor(event.pubkey);
   }
 
   confirm(id: string): void {

@@ -183,8 +183,12 @@ describe('own notes', () => {
     expect(made).toBe(3);
   });
 
-  it('the store: signed notes become cards (pending), confirm, failure removes, the profile fills in', () => {
-    const own = new OwnNotes();
+  it('the store: signed notes become cards (pending), confirm, failure removes, the profile fills in once', async () => {
+    const asked: string[] = [];
+    const own = new OwnNotes([
+      async () => undefined,
+      async (pubkey) => (asked.push(pubkey), { ...profile(pubkey), name: 'Én' }),
+    ]);
     let changes = 0;
     own.watch(() => changes++);
     const event = { id: 'e1', pubkey: ME, created_at: 100, kind: 1, tags: [['e', 'parent', '', 'reply']], content: 'szia', sig: 's' };
@@ -193,14 +197,14 @@ describe('own notes', () => {
     own.add({ ...event, id: 'k7', kind: 7 });
     expect(own.all.map((o) => [o.note.event.id, o.state])).toEqual([['e1', 'pending']]);
     expect(own.all[0].note.replyTo?.id).toBe('parent');
-    own.setAuthor({ ...profile(ME), name: 'Én' });
-    expect(own.all[0].note.author.name).toBe('Én');
+    await expect.poll(() => own.all[0].note.author.name).toBe('Én');
     own.confirm('e1');
     expect(own.all[0].state).toBe('confirmed');
     own.add({ ...event, id: 'e2', tags: [] });
     expect(own.all[0].note.author.name).toBe('Én');
     own.fail('e2');
     expect(own.all.map((o) => o.note.event.id)).toEqual(['e1']);
+    expect(asked).toEqual([ME]);
     expect(changes).toBe(5);
   });
 });
