@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pwaPlugin } from './tools/pwa-plugin.ts';
+import { firstScreenPlugin } from './tools/first-screen-plugin.ts';
 import { FEED_COPY_VERSION } from './core/config.ts';
 
 /** index.html's inline script checks the painted copy's version before any module has loaded. */
@@ -12,7 +13,7 @@ const feedCopyVersion = {
 // The built client is served by server/ from dist/. In `npm run dev`, Vite proxies
 // the cache socket and HTTP services to a server started separately on 8800.
 export default defineConfig({
-  plugins: [react(), pwaPlugin(), feedCopyVersion],
+  plugins: [react(), firstScreenPlugin(), pwaPlugin(), feedCopyVersion],
   worker: { format: 'es' },
   build: { outDir: 'dist', target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 400 },
   server: {
