@@ -41,6 +41,35 @@ export class KeyedLru<V> {
     return value;
   }
 
+  /**
+   * The values of `keys`: cached ones from memory, the rest from one `load(missing)` call. A key
+   * `load` leaves out gets `absent` (a count of nothing is 0, and is worth keeping too).
+   */
+  async getMany(keys: Iterable<string>, absent: V, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const out = new Map<string, V>();
+    const missing: string[] = [];
+    for (const k of new Set(keys)) {
+      const hit = this.entries.get(k);
+      if (hit === undefined) missing.push(k);
+      else {
+        this.entries.delete(k);
+        this.entries.set(k, hit);
+        out.set(k, hit);
+      }
+    }
+    if (!missing.length) return out;
+    const started = generation;
+    const loaded = await load(missing);
+    const keep = started >= this.floor;
+    for (const k of missing) {
+      const v = loaded.get(k) ?? absent;
+      out.set(k, v);
+      if (keep && (this.changedAt.get(k) ?? 0) <= started) this.entries.set(k, v);
+    }
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return out;
+  }
+
   invalidate(key: string): void {
     generation++;
     if (this.changedAt.size >= this.max * 4) {
@@ -64,9 +93,16 @@ const perDb = new WeakMap<object, HotCaches>();
 export interface HotCaches {
   /** user_profile's counts over the author's own posts, articles and lists (commands/users.ts). */
   authorStats: KeyedLru<Record<string, unknown>>;
+  /**
+   * Followers per pubkey (data.ts followerCounts): every page of notes shows its authors', and a
+   * popular author's count reads thousands of index entries. A contact list names whom it follows
+   * now, not whom it stopped following, so any committed contact list or deletion forgets them all.
+   */
+  followerCounts: KeyedLru<number>;
 }
 
 const MAX_AUTHORS = 20_000;
+const MAX_FOLLOWER_COUNTS = 50_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -76,14 +112,16 @@ export function hotCaches(db: object): HotCaches | undefined {
   return perDb.get(db);
 }
 
-/** Every cache that holds figures `event` can change: its author's. */
+/** Every cached figure `event` can change. */
 function forget(c: HotCaches, event: NostrEvent): void {
   c.authorStats.invalidate(event.pubkey);
+  // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
+  if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
 }
 
 /** Connects a running server: its caches forget on every committed event, local or from a peer process. */
 export function attachHotCaches(ctx: ServerContext): () => void {
-  const c: HotCaches = perDb.get(ctx.db) ?? { authorStats: new KeyedLru(MAX_AUTHORS) };
+  const c: HotCaches = perDb.get(ctx.db) ?? { authorStats: new KeyedLru(MAX_AUTHORS), followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS) };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
   ctx.live.on('event', onEvent);

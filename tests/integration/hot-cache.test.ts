@@ -83,11 +83,37 @@ describe.each(['sqlite', 'postgres'] as const)('user_profile counts cached per a
   it('followers and zaps come from other people and are counted on every request', async () => {
     const { carol } = srv.net;
     const before = await profile(carol);
+    const aliceBefore = Number((await profile(srv.net.alice)).followers_count);
     const fan = person();
     await publish(sign(fan, 3, srv.ctx.now() - 50, '', [['p', carol.pk]]));
     const after = await profile(carol);
     expect(after.followers_count).toBe(Number(before.followers_count) + 1);
     expect({ ...after, followers_count: 0, followers_increase: 0 }).toEqual({ ...before, followers_count: 0, followers_increase: 0 });
+    // An unfollow: the new list no longer names carol, so only "someone's list changed" can tell.
+    await publish(sign(fan, 3, srv.ctx.now() - 40, '', [['p', srv.net.alice.pk]]));
+    expect((await profile(carol)).followers_count).toBe(Number(before.followers_count));
+    expect((await profile(srv.net.alice)).followers_count).toBe(aliceBefore + 1);
+    const again = sign(fan, 3, srv.ctx.now() - 30, '', [['p', carol.pk], ['p', srv.net.alice.pk]]);
+    await publish(again);
+    expect((await profile(carol)).followers_count).toBe(Number(before.followers_count) + 1);
+    await publish(sign(fan, 5, srv.ctx.now() - 20, '', [['e', again.id]]));
+    expect((await profile(carol)).followers_count).toBe(Number(before.followers_count));
+    expect((await profile(srv.net.alice)).followers_count).toBe(aliceBefore);
+  });
+
+  it('a page of notes shows its authors’ follower counts as they are now', async () => {
+    const { bob, n1 } = srv.net;
+    const c = await srv.connect();
+    const scores = async (sub: string) => {
+      const r = await c.req(sub, 'thread_view', { event_id: n1.id, limit: 20 });
+      expect(r.notices).toEqual([]);
+      return JSON.parse(String(r.events.find((e) => e.kind === CacheKind.USER_SCORES)!.content)) as Record<string, number>;
+    };
+    const before = (await scores('t1'))[bob.pk];
+    expect((await scores('t2'))[bob.pk]).toBe(before);
+    const fan = person();
+    await publish(sign(fan, 3, srv.ctx.now() - 10, '', [['p', bob.pk]]));
+    expect((await scores('t3'))[bob.pk]).toBe(before + 1);
   });
 });
 

@@ -33,8 +33,8 @@ const num = (v: unknown) => Number(v ?? 0);
 /**
  * The counts that change only when `pubkey` publishes (a note, an article, a deletion, its contact
  * or relay list): cached per author (server/cache/hot-cache.ts), since a busy author's post counts
- * read every one of their posts. Followers and zaps come from other people's events and are counted
- * on every request (both are index ranges).
+ * read every one of their posts. Followers and zaps come from other people's events: followers have
+ * their own cache (data.ts followerCounts), zaps are counted on every request (an index range).
  */
 async function ownStats(db: Queryable, pubkey: string): Promise<Record<string, unknown>> {
   const [contacts, relays] = await Promise.all([
@@ -74,7 +74,7 @@ async function ownStats(db: Queryable, pubkey: string): Promise<Record<string, u
 async function profileStats(db: Queryable, pubkey: string): Promise<Record<string, unknown>> {
   const cache = hotCaches(db)?.authorStats;
   const own = cache ? await cache.get(pubkey, () => ownStats(db, pubkey)) : await ownStats(db, pubkey);
-  const followers = await db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM follows WHERE follows = ?`, [pubkey]);
+  const followers = (await followerCounts(db, [pubkey])).get(pubkey) ?? 0;
   const zaps = await db.get<Record<string, unknown>>(
     `SELECT COUNT(*) AS n, SUM(amount_sats) AS sats,
        SUM(CASE WHEN target_event_id IS NOT NULL THEN 1 ELSE 0 END) AS content_n
@@ -85,7 +85,7 @@ async function profileStats(db: Queryable, pubkey: string): Promise<Record<strin
   return {
     pubkey,
     follows_count: own.follows_count,
-    followers_count: num(followers?.n),
+    followers_count: followers,
     note_count: own.note_count,
     long_form_note_count: own.long_form_note_count,
     reply_count: own.reply_count,
