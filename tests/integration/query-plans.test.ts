@@ -119,4 +119,12 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
     }
     expect(scans).toEqual([]);
   });
+
+  // user_profile counts every post of the author: through table lookups a busy author costs tens of ms.
+  it.runIf(store === 'sqlite')("user_profile's counts over an author's posts read one covering index", async () => {
+    const counts = [...seen.values()].filter(({ sql }) => /^\s*SELECT/i.test(sql) && /AS note_count/.test(sql));
+    expect(counts.length).toBe(1);
+    const plan = (await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${counts[0].sql}`, counts[0].params)).map((r) => r.detail);
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH posts USING COVERING INDEX \w+ \(pubkey=\?\)$/)]);
+  });
 });
