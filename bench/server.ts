@@ -99,7 +99,8 @@ async function main() {
     copyFileSync(join(big.dir, 'strucc.sqlite'), join(dataDir, 'strucc.sqlite'));
     const t = await targets(join(dataDir, 'strucc.sqlite'), events);
     const { COMMANDS } = await import('../server/cache/registry.ts');
-    const server = await startServerProcess({ DEMO: '0' }, dataDir);
+    // Every client comes from 127.0.0.1: the per-address connection cap would refuse most of them.
+    const server = await startServerProcess({ DEMO: '0', MAX_CONNECTIONS_PER_IP: '0' }, dataDir);
     let load: LoadGenerator | null = null;
     try {
       load = await LoadGenerator.connect(`${server.url.replace(/^http/, 'ws')}/v1`, LOAD.clients);
