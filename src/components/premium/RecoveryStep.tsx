@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NostrEvent } from '../../../core/types';
 import { connect } from '../../worker-client';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { useRequest } from '../../lib/useWorkerRequest';
 import { contentOf, formatDay, KIND_RECOVERY, ofKind, signed } from './membership';
 
 interface Version {
@@ -15,27 +16,21 @@ interface Version {
 export default function RecoveryStep() {
   const { t, i18n } = useTranslation('premium');
   const locale = i18n.resolvedLanguage ?? 'hu';
-  const [versions, setVersions] = useState<Version[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let live = true;
-    signed('membership_recovery_contact_lists').then(
-      (reply) => {
+  const { data, error } = useRequest(
+    () =>
+      signed('membership_recovery_contact_lists').then((reply) => {
         const summary = contentOf<{ event_id: string; follows: number }[]>(ofKind(reply, KIND_RECOVERY)) ?? [];
         const byId = new Map(reply.events.filter((e) => e.kind === 3).map((e) => [e.id as string, e as unknown as NostrEvent]));
-        const list = summary.flatMap((s) => {
+        return summary.flatMap((s): Version[] => {
           const event = byId.get(s.event_id);
           return event ? [{ event, follows: s.follows }] : [];
         });
-        if (live) setVersions(list);
-      },
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+      }),
+    [],
+  );
+  const versions = data ?? null;
+  const failed = error !== undefined;
+  const [busy, setBusy] = useState(false);
 
   const restore = async (v: Version) => {
     const date = formatDay(v.event.created_at, locale);

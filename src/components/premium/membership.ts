@@ -3,9 +3,9 @@
  * (membershipRequest signs them), public ones (name check, leaderboards, rate, the quote monitor)
  * through request/subscribe. Replies are parsed here so the screens only see plain values.
  */
-import { useCallback, useEffect, useState } from 'react';
 import type { CacheObject, CacheReply } from '../../../core/types';
 import { connect } from '../../worker-client';
+import { reasonOf, useRequest } from '../../lib/useWorkerRequest';
 import { CacheKind } from '../../../core/kinds';
 
 /** Wallet-socket reply kinds (protocol C.3), outside the cache kinds table: membership replies, rate, order history. */
@@ -134,18 +134,8 @@ export function loadRates(): Promise<Rates> {
 }
 
 export function useRates(): Rates | null | 'error' {
-  const [rates, setRates] = useState<Rates | null | 'error'>(null);
-  useEffect(() => {
-    let live = true;
-    loadRates().then(
-      (r) => live && setRates(r),
-      () => live && setRates('error'),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return rates;
+  const { data, error } = useRequest(loadRates, []);
+  return error !== undefined ? 'error' : (data ?? null);
 }
 
 export const usdToSats = (usd: number, r: Rates) => Math.round((usd / r.usd) * 1e8);
@@ -153,24 +143,12 @@ export const usdToHuf = (usd: number, r: Rates) => Math.round((usd * r.huf) / r.
 export const hufToUsd = (huf: number, r: Rates) => (huf * r.usd) / r.huf;
 
 /** The signed-in user's membership_status; reload after a change. */
-export function useMembershipStatus(pubkey: string | undefined, tier?: string) {
-  const [state, setState] = useState<{ status?: MembershipStatus; error?: string; loading: boolean }>({ loading: true });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    if (!pubkey) return;
-    let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    signed('membership_status').then(
-      (reply) => live && setState({ status: parseStatus(reply), loading: false }),
-      (err: unknown) => live && setState({ error: err instanceof Error ? err.message : String(err), loading: false }),
-    );
-    return () => {
-      live = false;
-    };
-    // The tier of the account snapshot changes when another tab buys: read the details again.
-  }, [pubkey, tier, round]);
-  const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { ...state, reload };
+export function useMembershipStatus(pubkey: string | undefined, tier?: string): { status?: MembershipStatus; error?: string; loading: boolean; reload: () => void } {
+  // The tier of the account snapshot changes when another tab buys: read the details again. The
+  // details on screen stay while they are read again; a failed read shows its reason instead.
+  const { data, error, loading, reload } = useRequest(pubkey ? () => signed('membership_status').then(parseStatus) : null, [pubkey, tier], { keep: true });
+  if (!pubkey) return { loading: true, reload };
+  return error !== undefined ? { error: reasonOf(error), loading, reload } : { status: data, loading, reload };
 }
 
 export function formatBytes(bytes: number, locale: string): string {
