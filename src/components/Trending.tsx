@@ -45,7 +45,7 @@ export default function Trending() {
   const { data: items, error } = useWorkerRequest((api) => api.request('scored', { selector: 'trending_24h' }).then((reply) => (reply.notice ? [] : toItems(reply.events))), []);
 
   return (
-    <section className="sidebar-card" aria-labelledby="trending-title">
+    <section className="sidebar-card" aria-labelledby="trending-title" aria-busy={!items && !error}>
       <h2 id="trending-title" className="sidebar-title">
         <TrendingIcon size={20} />
         {t('trending.title')}

@@ -46,7 +46,9 @@ test('extension login through the modal shows the user in two tabs', async ({ co
   // 12 the private counts) or the NIP-42 AUTH that reading one's gift wraps needs, each through the tab's extension.
   await expect.poll(() => stub.signed.length).toBeGreaterThan(0);
   await expect.poll(async () => (await queryRelay({ authors: [getPublicKey(sk)] })).map((e) => e.kind)).toEqual([10050]);
-  await a.waitForTimeout(1500);
+  // Sign-in has run its course once the settings load and both private counts have been signed.
+  const ops = () => stub.signed.filter((e) => e.kind === 30078).map((e) => e.tags[0]?.[2]);
+  await expect.poll(ops).toEqual(expect.arrayContaining(['get_app_settings', 'notification_counts', 'directmsg_count']));
   for (const e of stub.signed) {
     if (e.kind === 10050 || e.kind === 22242) continue;
     expect(e.kind).toBe(30078);

@@ -56,7 +56,7 @@ export function ProfileSidebar({ notes, articles, loadingNotes, loadingArticles 
   if (!slot) return null;
   return createPortal(
     <>
-      <section className="sidebar-card profile-side" aria-labelledby="profile-popular-title">
+      <section className="sidebar-card profile-side" aria-labelledby="profile-popular-title" aria-busy={loadingNotes}>
         <h2 id="profile-popular-title" className="sidebar-title">
           <TrendingIcon size={20} />
           {t('sidebar.popular')}
@@ -88,7 +88,7 @@ export function ProfileSidebar({ notes, articles, loadingNotes, loadingArticles 
           </ol>
         )}
       </section>
-      <section className="sidebar-card profile-side" aria-labelledby="profile-reads-title">
+      <section className="sidebar-card profile-side" aria-labelledby="profile-reads-title" aria-busy={loadingArticles}>
         <h2 id="profile-reads-title" className="sidebar-title">
           <ReadsIcon size={20} />
           {t('sidebar.reads')}
