@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CacheObject } from '../../../core/types';
-import { contentOf, KIND_CONTENT_STATS, ofKind, signed } from './membership';
+import { contentOf, ofKind, signed } from './membership';
 import { RebroadcastPanel } from './RebroadcastPanel';
 import { useRequest } from '../../lib/useWorkerRequest';
+import { CacheKind } from '../../../core/kinds';
 
 const NO_STATS: { kind: number; cnt: number }[] = [];
 
@@ -13,7 +14,7 @@ const NAMED = new Set([0, 1, 3, 6, 7, 10000, 10002, 10003, 30023]);
 /** Content backup: choose kinds, fetch the events page by page with progress, then download one JSON file. */
 export default function BackupStep() {
   const { t } = useTranslation('premium');
-  const { data, error: statsError } = useRequest(() => signed('membership_content_stats').then((reply) => contentOf<{ kind: number; cnt: number }[]>(ofKind(reply, KIND_CONTENT_STATS)) ?? []), []);
+  const { data, error: statsError } = useRequest(() => signed('membership_content_stats').then((reply) => contentOf<{ kind: number; cnt: number }[]>(ofKind(reply, CacheKind.CONTENT_STATS)) ?? []), []);
   const stats = data ?? (statsError !== undefined ? NO_STATS : null);
   // Every kind starts chosen; the person's ticks replace that.
   const [picked, setChosen] = useState<Set<number> | null>(null);

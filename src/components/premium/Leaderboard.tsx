@@ -9,7 +9,7 @@ import { CacheKind } from '../../../core/kinds';
 import { useActingPubkey } from '../../lib/account';
 import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
-import { contentOf, formatDay, KIND_LEGEND_BOARD, KIND_PREMIUM_BOARD, ofKind, publicRequest } from './membership';
+import { contentOf, formatDay, ofKind, publicRequest } from './membership';
 import { profileHref } from '../../lib/links';
 import { PAGE, PageFooter, usePages } from './paging';
 import { useRequest } from '../../lib/useWorkerRequest';
@@ -27,7 +27,7 @@ interface Row {
 }
 
 function rowsOf(reply: CacheReply, board: Board): Row[] {
-  const raw = contentOf<Omit<Row, 'profile'>[]>(ofKind(reply, board === 'legend' ? KIND_LEGEND_BOARD : KIND_PREMIUM_BOARD)) ?? [];
+  const raw = contentOf<Omit<Row, 'profile'>[]>(ofKind(reply, board === 'legend' ? CacheKind.LEGEND_LEADERBOARD : CacheKind.PREMIUM_LEADERBOARD)) ?? [];
   const profiles = new Map<string, Profile>();
   for (const e of reply.events) if (isNostrEvent(e) && e.kind === 0) profiles.set(e.pubkey, parseProfile(e));
   attachLooks(profiles.values(), membershipLooks(reply.events));

@@ -7,7 +7,8 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { useRequest } from '../../lib/useWorkerRequest';
 import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
-import { contentOf, KIND_LEGEND, ofKind, signed, type MembershipStatus } from './membership';
+import { contentOf, ofKind, signed, type MembershipStatus } from './membership';
+import { CacheKind } from '../../../core/kinds';
 
 const STYLES: LegendStyle[] = ['GOLD', 'AQUA', 'SILVER', 'PURPLE', 'PURPLEHAZE', 'TEAL', 'BROWN', 'BLUE', 'SUNFIRE'];
 
@@ -25,7 +26,7 @@ function Customize({ pubkey }: { pubkey: string }) {
   const { data: loaded, error } = useRequest(
     () =>
       signed('membership_legend_customization').then((reply): Looks => {
-        const c = contentOf<Record<string, Partial<Looks>>>(ofKind(reply, KIND_LEGEND))?.[pubkey] ?? {};
+        const c = contentOf<Record<string, Partial<Looks>>>(ofKind(reply, CacheKind.LEGEND_CUSTOMIZATION))?.[pubkey] ?? {};
         return { style: (c.style ?? '') as LegendStyle, custom_badge: c.custom_badge === true, avatar_glow: c.avatar_glow === true, in_leaderboard: c.in_leaderboard !== false };
       }),
     [pubkey],

@@ -5,7 +5,8 @@ import { toastError } from '../../lib/toast';
 import { tabId } from '../../worker-client';
 import { useWorkerWatch } from '../../lib/useWorkerWatch';
 import { useRelays } from '../network/hooks';
-import { contentOf, KIND_REBROADCAST, signed } from './membership';
+import { contentOf, signed } from './membership';
+import { CacheKind } from '../../../core/kinds';
 
 interface Status {
   running: boolean;
@@ -33,7 +34,7 @@ function useRebroadcastStatus(): Status | null {
     [],
     {
       onValue: (o) => {
-        if (o.kind !== KIND_REBROADCAST) return;
+        if (o.kind !== CacheKind.BROADCAST_STATUS) return;
         const s = contentOf<Status>(o);
         if (s) setStatus(s);
       },

@@ -5,7 +5,8 @@ import { connect } from '../../worker-client';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { useRequest } from '../../lib/useWorkerRequest';
-import { contentOf, formatDay, KIND_RECOVERY, ofKind, signed } from './membership';
+import { contentOf, formatDay, ofKind, signed } from './membership';
+import { CacheKind } from '../../../core/kinds';
 
 interface Version {
   event: NostrEvent;
@@ -19,7 +20,7 @@ export default function RecoveryStep() {
   const { data, error } = useRequest(
     () =>
       signed('membership_recovery_contact_lists').then((reply) => {
-        const summary = contentOf<{ event_id: string; follows: number }[]>(ofKind(reply, KIND_RECOVERY)) ?? [];
+        const summary = contentOf<{ event_id: string; follows: number }[]>(ofKind(reply, CacheKind.RECOVERY_CONTACT_LISTS)) ?? [];
         const byId = new Map(reply.events.filter((e) => e.kind === 3).map((e) => [e.id as string, e as unknown as NostrEvent]));
         return summary.flatMap((s): Version[] => {
           const event = byId.get(s.event_id);

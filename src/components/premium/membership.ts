@@ -8,19 +8,6 @@ import { connect } from '../../worker-client';
 import { reasonOf, useRequest } from '../../lib/useWorkerRequest';
 import { CacheKind } from '../../../core/kinds';
 
-/** Wallet-socket reply kinds (protocol C.3), outside the cache kinds table: membership replies, rate, order history. */
-export const KIND_REPLY = 10000300;
-export const KIND_RATE = 10000305;
-export const KIND_HISTORY = 10000605;
-export const KIND_MEDIA_STATS = CacheKind.MEDIA_STATS;
-export const KIND_MEDIA_LIST = CacheKind.MEDIA_LIST;
-export const KIND_RECOVERY = CacheKind.RECOVERY_CONTACT_LISTS;
-export const KIND_CONTENT_STATS = CacheKind.CONTENT_STATS;
-export const KIND_REBROADCAST = CacheKind.BROADCAST_STATUS;
-export const KIND_LEGEND = CacheKind.LEGEND_CUSTOMIZATION;
-export const KIND_LEGEND_BOARD = CacheKind.LEGEND_LEADERBOARD;
-export const KIND_PREMIUM_BOARD = CacheKind.PREMIUM_LEADERBOARD;
-
 /** Plans of the spec: 3 and 12 months at 7 and 6 dollars a month. */
 export const PLANS = [
   { id: '3-months-premium', months: 3, usdPerMonth: 7 },
@@ -84,7 +71,7 @@ export async function publicRequest(command: string, params: Record<string, unkn
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export function parseStatus(reply: CacheReply): MembershipStatus {
-  const c = contentOf<Record<string, unknown>>(ofKind(reply, KIND_REPLY)) ?? {};
+  const c = contentOf<Record<string, unknown>>(ofKind(reply, CacheKind.WALLET_OPERATION)) ?? {};
   const tier = c.tier === 'premium' || c.tier === 'premium-legend' ? c.tier : 'none';
   return {
     tier,
@@ -122,7 +109,7 @@ export interface Rates {
 let ratesPromise: Promise<Rates> | undefined;
 
 export function loadRates(): Promise<Rates> {
-  const one = async (currency: string) => num(contentOf<{ rate?: unknown }>(ofKind(await publicRequest('membership_exchange_rate', { target_currency: currency }), KIND_RATE))?.rate);
+  const one = async (currency: string) => num(contentOf<{ rate?: unknown }>(ofKind(await publicRequest('membership_exchange_rate', { target_currency: currency }), CacheKind.EXCHANGE_RATE))?.rate);
   ratesPromise ??= Promise.all([one('USD'), one('HUF')]).then(([usd, huf]) => {
     if (!usd || !huf) throw new MembershipError('rate');
     return { usd, huf };

@@ -6,11 +6,10 @@ import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { naddrEncode } from 'nostr-tools/nip19';
 import type { FeedNote } from '../../../core/types';
 import { formatCount } from '../../lib/format';
 import { LikeIcon, ReadsIcon, ReplyIcon, TrendingIcon, ZapIcon } from '../Icons';
-import { noteHref } from '../../lib/links';
+import { articleHref, noteHref } from '../../lib/links';
 
 const SNIPPET_MAX = 150;
 
@@ -23,14 +22,6 @@ function snippet(content: string): string {
   return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX - 1)}…` : text;
 }
 
-function articleHref(n: FeedNote): string {
-  const identifier = n.event.tags.find((t) => t[0] === 'd')?.[1] ?? '';
-  try {
-    return `/a/${naddrEncode({ kind: n.event.kind, pubkey: n.event.pubkey, identifier })}`;
-  } catch {
-    return `/e/${n.event.id}`;
-  }
-}
 
 function tag(n: FeedNote, name: string): string {
   return n.event.tags.find((t) => t[0] === name)?.[1]?.trim() ?? '';
@@ -101,7 +92,7 @@ export function ProfileSidebar({ notes, articles, loadingNotes, loadingArticles 
           <ol className="profile-side-list">
             {articles.map((n) => (
               <li key={n.key}>
-                <Link href={articleHref(n)} className="profile-side-item">
+                <Link href={articleHref(n.event)} className="profile-side-item">
                   <span className="profile-side-title">{tag(n, 'title') || t('sidebar.untitled')}</span>
                   {tag(n, 'summary') && <span className="profile-side-text">{snippet(tag(n, 'summary'))}</span>}
                 </Link>
