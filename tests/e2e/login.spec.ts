@@ -12,6 +12,7 @@ import { displayName, emptyProfile } from '../../core/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { type Driven, latestEvent, openApp, queryRelay, useLocalRelay } from './support/session.ts';
 import { base } from './support/base.ts';
+import { toast } from './support/toast.ts';
 
 /** The wide layout's chip (the phone top bar's copy is hidden at this viewport). */
 const chip = (page: Page) => page.locator('.side-nav .account-chip');
@@ -266,7 +267,7 @@ test('a locked key: acting brings the PIN prompt back; once opened, the private 
   const text = composer.getByRole('textbox', { name: 'A bejegyzés szövege' });
   await text.fill('PIN-nel védett kulccsal aláírva #strucc');
   await text.press('Control+Enter');
-  await expect(page.locator('.toast-text', { hasText: 'Bejegyzés sikeresen közzétéve' })).toBeVisible();
+  await expect(toast(page, 'Bejegyzés sikeresen közzétéve')).toBeVisible();
   const note = await latestEvent(pubkey, 1, since);
   expect(note.content).toBe('PIN-nel védett kulccsal aláírva #strucc');
   expect(note.tags).toContainEqual(['t', 'strucc']);
