@@ -22,11 +22,36 @@ import App, { preloadFirstScreen } from './App';
 /** The longest a revisit keeps the worker waiting for its first screen. */
 const FIRST_SCREEN_WAIT_MS = 1500;
 
-/** The service worker, offline banner and update prompt: after the first screen, in their own chunk. */
+/** How long a screen without notes waits before the service worker starts anyway. */
+const PWA_WAIT_FOR_NOTE_MS = 5000;
+
+/** Resolves when the app itself (not the painted copy) shows a note, or after `ms`. */
+function firstNoteShown(ms: number): Promise<void> {
+  const selector = '#root > :not([data-painted-copy]) [data-note-id]';
+  return new Promise((resolve) => {
+    if (document.querySelector(selector)) return resolve();
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    };
+    const observer = new MutationObserver(() => document.querySelector(selector) && done());
+    const timer = setTimeout(done, ms);
+    observer.observe(document.getElementById('root') ?? document, { childList: true, subtree: true });
+  });
+}
+
+/**
+ * The service worker, offline banner and update prompt, in their own chunk. They wait for the first
+ * note: the service worker's install fetches every chunk of the app, and on a cold load the page is
+ * idle while it waits for the network, so an idle callback alone let that download race the first screen.
+ */
 function startPwaLater(): void {
   const start = () => void import('./lib/pwa').then((m) => m.startPwa()).catch(() => undefined);
-  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 3000 });
-  else setTimeout(start, 500);
+  void firstNoteShown(PWA_WAIT_FOR_NOTE_MS).then(() => {
+    if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 3000 });
+    else setTimeout(start, 500);
+  });
 }
 
 function afterFirstPaint(): void {

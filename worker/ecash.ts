@@ -9,8 +9,8 @@ import { ecashMachine, failureOf, type EcashContext, type EcashFailure, type Mel
 import { keyStateOf } from '../machines/login.ts';
 import type { AccountService } from './account.ts';
 import { defaultEcashStore, emptyEcash, Sealer, type EcashData, type EcashStore } from './ecashStore.ts';
-import { decodeAnyToken, EcashWallet, normalizeMintUrl } from './ecashWallet.ts';
-import { tokenAmount } from './ecashToken.ts';
+import type { EcashWallet } from './ecashWallet.ts';
+import { isTokenV4, normalizeMintUrl, readTokenV3Normalized, tokenAmount } from './ecashToken.ts';
 import { Watchers } from './instances.ts';
 import { httpOrigin } from './nip05.ts';
 import type { AmountPreference, EcashResult, EcashSnapshot, PaymentResult, TokenSummary } from '../core/types.ts';
@@ -24,6 +24,13 @@ export interface EcashServiceOptions {
   fetcher?: (url: string, init?: RequestInit) => Promise<Response>;
 }
 
+// cashu-ts with its Buffer polyfill and BIP-32/39 is a fifth of the worker's script: it loads with the
+// first ecash operation, not with every tab's first screen.
+const walletModule = () => import('./ecashWallet.ts');
+
+/** Only cashuB tokens need cashu-ts: a note showing a cashuA token does not load it. */
+const decodeAnyToken = async (token: string) => (isTokenV4(token) ? (await walletModule()).decodeAnyToken(token) : readTokenV3Normalized(token));
+
 const id = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
 const fail = (err: unknown): { ok: false; failure: EcashFailure; message: string } => ({ ok: false, ...failureOf(err) });
 
@@ -34,20 +41,19 @@ export class EcashService {
   private sealer: Sealer | undefined;
   private opening: Promise<void> = Promise.resolve();
   private queue: Promise<unknown> = Promise.resolve();
-  private wallet: EcashWallet;
+  private wallet: Promise<EcashWallet> | undefined;
   private readonly store: EcashStore;
   private readonly watchers = new Watchers<EcashSnapshot>();
   private demoMint: Promise<string | null> | undefined;
 
   constructor(private readonly options: EcashServiceOptions) {
     this.store = options.store ?? defaultEcashStore();
-    this.wallet = this.newWallet();
     options.account.login.subscribe(() => this.follow());
     this.follow();
   }
 
-  private newWallet(): EcashWallet {
-    return new EcashWallet(() => this.data, (change) => this.commit(change));
+  private loadWallet(): Promise<EcashWallet> {
+    return (this.wallet ??= walletModule().then((m) => new m.EcashWallet(() => this.data, (change) => this.commit(change))));
   }
 
   private follow(): void {
@@ -57,7 +63,7 @@ export class EcashService {
     this.pubkey = pubkey;
     this.data = emptyEcash();
     this.sealer = undefined;
-    this.wallet = this.newWallet();
+    this.wallet = undefined;
     this.state = pubkey ? 'loading' : 'none';
     this.emit();
     if (pubkey) this.opening = this.open(pubkey);
@@ -141,7 +147,7 @@ export class EcashService {
 
   /** One machine run with the real actors; resolves with the final context. */
   private async machine(start: Parameters<ReturnType<typeof createActor<typeof ecashMachine>>['send']>[0], confirm = false): Promise<EcashContext & { ok: boolean }> {
-    const w = this.wallet;
+    const w = await this.loadWallet();
     const actor = createActor(
       ecashMachine.provide({
         actors: {
@@ -164,11 +170,11 @@ export class EcashService {
   }
 
   addMint(url: string): Promise<EcashResult<{ name: string }>> {
-    return this.run(() => this.wallet.addMint(url)).then((name) => ({ ok: true as const, name }), fail);
+    return this.run(async () => (await this.loadWallet()).addMint(url)).then((name) => ({ ok: true as const, name }), fail);
   }
 
   removeMint(url: string): Promise<EcashResult> {
-    return this.run(() => this.wallet.removeMint(url)).then(() => ({ ok: true as const }), fail);
+    return this.run(async () => (await this.loadWallet()).removeMint(url)).then(() => ({ ok: true as const }), fail);
   }
 
   /** Redeems a token; a failure other than 'already spent' or 'invalid' is kept in the failed list for a retry. */
@@ -183,7 +189,7 @@ export class EcashService {
       const message = ctx.message ?? '';
       let summary: { amount: number; mint: string } = { amount: 0, mint: '' };
       try {
-        const t = decodeAnyToken(token);
+        const t = await decodeAnyToken(token);
         summary = { amount: tokenAmount(t), mint: t.entries[0]?.mint ?? '' };
       } catch {
         // An undecodable token is reported, not kept: a retry could not help.
@@ -210,15 +216,15 @@ export class EcashService {
   }
 
   send(mint: string, amount: number, memo = '', preferences: AmountPreference[] = []): Promise<EcashResult<{ token: string; amount: number }>> {
-    return this.run(() => this.wallet.send(mint, amount, memo, preferences)).then((r) => ({ ok: true as const, ...r }), fail);
+    return this.run(async () => (await this.loadWallet()).send(mint, amount, memo, preferences)).then((r) => ({ ok: true as const, ...r }), fail);
   }
 
   mintQuote(mint: string, amount: number): Promise<EcashResult<{ quote: string; request: string }>> {
-    return this.run(() => this.wallet.mintQuote(mint, amount)).then((r) => ({ ok: true as const, ...r }), fail);
+    return this.run(async () => (await this.loadWallet()).mintQuote(mint, amount)).then((r) => ({ ok: true as const, ...r }), fail);
   }
 
   mintClaim(mint: string, quote: string, amount: number): Promise<EcashResult<{ paid: boolean; amount: number }>> {
-    return this.run(() => this.wallet.mintClaim(mint, quote, amount)).then((r) => ({ ok: true as const, ...r }), fail);
+    return this.run(async () => (await this.loadWallet()).mintClaim(mint, quote, amount)).then((r) => ({ ok: true as const, ...r }), fail);
   }
 
   /** Mint from lightning paid by the active NWC wallet: quote, pay, claim. */
@@ -233,13 +239,13 @@ export class EcashService {
   }
 
   meltQuote(invoice: string, mint?: string): Promise<EcashResult<{ quote: MeltQuoteInfo }>> {
-    return this.run(() => this.wallet.meltQuote(invoice, mint)).then((quote) => ({ ok: true as const, quote }), fail);
+    return this.run(async () => (await this.loadWallet()).meltQuote(invoice, mint)).then((quote) => ({ ok: true as const, quote }), fail);
   }
 
   /** Pays with a quote the person confirmed (the fee was shown with it). */
   melt(invoice: string, quote: MeltQuoteInfo): Promise<EcashResult<{ preimage: string; change: number }>> {
     return this.run(async () => {
-      const w = this.wallet;
+      const w = await this.loadWallet();
       const actor = createActor(
         ecashMachine.provide({
           actors: {
@@ -260,20 +266,20 @@ export class EcashService {
   }
 
   checkPending(): Promise<EcashResult<{ claimed: number; dropped: number }>> {
-    return this.run(() => this.wallet.checkPending()).then((r) => ({ ok: true as const, ...r }), fail);
+    return this.run(async () => (await this.loadWallet()).checkPending()).then((r) => ({ ok: true as const, ...r }), fail);
   }
 
   seed(): Promise<EcashResult<{ mnemonic: string }>> {
-    return this.run(() => this.wallet.ensureSeed()).then((mnemonic) => ({ ok: true as const, mnemonic }), fail);
+    return this.run(async () => (await this.loadWallet()).ensureSeed()).then((mnemonic) => ({ ok: true as const, mnemonic }), fail);
   }
 
   restore(mnemonic: string, mint?: string): Promise<EcashResult<{ amount: number }>> {
-    return this.run(() => this.wallet.restore(mnemonic, mint)).then((amount) => ({ ok: true as const, amount }), fail);
+    return this.run(async () => (await this.loadWallet()).restore(mnemonic, mint)).then((amount) => ({ ok: true as const, amount }), fail);
   }
 
-  decode(token: string): TokenSummary | null {
+  async decode(token: string): Promise<TokenSummary | null> {
     try {
-      const t = decodeAnyToken(token);
+      const t = await decodeAnyToken(token);
       if (t.entries.length === 0) return null;
       return { amount: tokenAmount(t), mint: t.entries[0].mint, memo: t.memo, unit: t.unit };
     } catch {

@@ -27,6 +27,8 @@ export interface DecodedToken {
   unit: string;
 }
 
+export const normalizeMintUrl = (url: string) => url.trim().replace(/\/+$/, '');
+
 export const TOKEN_PREFIXES = ['web+cashu://', 'cashu://', 'cashu:', 'cashuA'];
 export const MSG_NON_POWER_OF_TWO = 'Provided amount preferences contain non-power-of-2 numbers. Use only ^2 numbers';
 export const MSG_NOT_ENOUGH_FUNDS = 'Not enough funds available';
@@ -107,6 +109,14 @@ export function readTokenV3(text: string): DecodedToken {
   const t = decodeTokenV3(text);
   return { ...t, entries: cleanToken(t.entries) };
 }
+
+/** A v3 token as a wallet keeps it: cleaned, mint addresses without trailing slashes. */
+export function readTokenV3Normalized(text: string): DecodedToken {
+  const t = readTokenV3(text);
+  return { ...t, entries: t.entries.map((e) => ({ ...e, mint: normalizeMintUrl(e.mint) })) };
+}
+
+export const isTokenV4 = (text: string) => stripTokenPrefix(text).startsWith('cashuB');
 
 export function encodeTokenV3(token: DecodedToken): string {
   const json: Record<string, unknown> = { token: token.entries.map((e) => ({ mint: e.mint, proofs: e.proofs })) };

@@ -12,12 +12,11 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { EcashError, type MeltQuoteInfo, type MeltResult, type ReceiveResult, type SendResult } from '../machines/ecash.ts';
 import type { EcashData, HistoryEntry } from './ecashStore.ts';
 import type { AmountPreference } from '../core/types/ecash.ts';
-import { MSG_NON_POWER_OF_TWO, MSG_NOT_ENOUGH_FUNDS, MSG_RESTORE_NO_SEED, readTokenV3, splitAmount, stripTokenPrefix, type DecodedToken, type TokenProof } from './ecashToken.ts';
+import { MSG_NON_POWER_OF_TWO, MSG_NOT_ENOUGH_FUNDS, MSG_RESTORE_NO_SEED, normalizeMintUrl, readTokenV3Normalized, splitAmount, stripTokenPrefix, type DecodedToken, type TokenProof } from './ecashToken.ts';
 
 // cashu-ts 2.5 checks keyset ids with the global Buffer, which a browser worker does not have.
 (globalThis as { Buffer?: unknown }).Buffer ??= Buffer;
 
-export const normalizeMintUrl = (url: string) => url.trim().replace(/\/+$/, '');
 const sum = (ps: { amount: number }[]) => ps.reduce((a, p) => a + p.amount, 0);
 const plain = (ps: Proof[]): TokenProof[] => ps.map((p) => ({ id: p.id, amount: p.amount, secret: p.secret, C: p.C }));
 const id = () => Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -29,8 +28,7 @@ export function decodeAnyToken(text: string): DecodedToken {
     const t = getDecodedToken(body);
     return { entries: [{ mint: normalizeMintUrl(t.mint), proofs: plain(t.proofs) }], memo: t.memo ?? '', unit: t.unit ?? 'sat' };
   }
-  const t = readTokenV3(text);
-  return { ...t, entries: t.entries.map((e) => ({ ...e, mint: normalizeMintUrl(e.mint) })) };
+  return readTokenV3Normalized(text);
 }
 
 /** Outputs the mint signed in a send: an exact selection made offline creates none, so the seed counter must not move. */
