@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pwaPlugin } from './tools/pwa-plugin.ts';
+import { firstScreenPlugin } from './tools/first-screen-plugin.ts';
 
 // The built client is served by server/ from dist/. In `npm run dev`, Vite proxies
 // the cache socket and HTTP services to a server started separately on 8800.
 export default defineConfig({
-  plugins: [react(), pwaPlugin()],
+  plugins: [react(), firstScreenPlugin(), pwaPlugin()],
   worker: { format: 'es' },
   build: { outDir: 'dist', target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 400 },
   server: {

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useState, type SyntheticEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { npubEncode } from 'nostr-tools/nip19';
@@ -42,6 +42,17 @@ export interface NoteCardProps {
   note: FeedNote;
   position?: number;
   setSize?: number;
+}
+
+/**
+ * The full date as the time's tooltip, written when the link is first pointed at or focused: the
+ * first Intl.DateTimeFormat a page makes costs its first render some 10–60 ms, for tooltips nobody
+ * has asked for yet.
+ */
+function fullDateTitle(e: SyntheticEvent<HTMLElement>): void {
+  const time = e.currentTarget.querySelector('time');
+  if (!time || time.title) return;
+  time.title = formatFullDate(Date.parse(time.dateTime) / 1000, time.dataset.locale);
 }
 
 export const NoteCard = memo(function NoteCard({ note, position, setSize }: NoteCardProps) {
@@ -93,8 +104,8 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
             <span className="note-dot" aria-hidden="true">
               ·
             </span>
-            <Link href={noteHref(note.event, note.relayHint)} className="note-time">
-              <time dateTime={new Date(event.created_at * 1000).toISOString()} title={formatFullDate(event.created_at, locale)}>
+            <Link href={noteHref(note.event, note.relayHint)} className="note-time" onPointerEnter={fullDateTitle} onFocus={fullDateTitle}>
+              <time dateTime={new Date(event.created_at * 1000).toISOString()} data-locale={locale}>
                 {formatRelativeTime(event.created_at, now, locale)}
               </time>
             </Link>
