@@ -2,7 +2,7 @@
  * The events and texts behind a note's actions (repost, report, delete, broadcast, the copy
  * items) as pure functions, so their shapes are tested without a browser.
  */
-import { naddrEncode, neventEncode, noteEncode, npubEncode } from 'nostr-tools/nip19';
+import { naddrEncode, neventEncode, noteEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, NoteActions, NoteStats, UnsignedEvent } from '../../core/types';
 
 export const KIND_DELETION = 5;
@@ -102,7 +102,6 @@ export function noteLink(event: Pick<NostrEvent, 'id' | 'kind' | 'pubkey' | 'tag
 }
 
 export const noteId = (event: Pick<NostrEvent, 'id'>): string => noteEncode(event.id);
-export const authorNpub = (event: Pick<NostrEvent, 'pubkey'>): string => npubEncode(event.pubkey);
 export const rawData = (event: NostrEvent): string => JSON.stringify(plainEvent(event));
 
 /** What this viewer has done to the note, from the server, the account record and this tab. */

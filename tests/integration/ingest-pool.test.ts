@@ -17,6 +17,7 @@ import { createImporter } from '../../server/ingest/importer.ts';
 import { startVerifyPool, type Verifier } from '../../server/ingest/verify-pool.ts';
 import type { Database } from '../../server/store/db.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
+import { until } from '../support/until.ts';
 
 const NOW = 1_800_000_000;
 const key = generateSecretKey();
@@ -110,8 +111,7 @@ describe('a real server', () => {
         if (msg[0] === 'OK') oks.set(String(msg[1]), [msg[2] as boolean, String(msg[3])]);
       });
       for (const e of [...events, forged]) ws.send(JSON.stringify(['EVENT', e]));
-      const deadline = Date.now() + 20_000;
-      while (oks.size < events.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await until(() => oks.size >= events.length, 'an OK for every event', 20_000, 50);
       // The forged copy shares its id with events[7], so that id's single answer depends on arrival; the rest are stored.
       for (const e of events) if (e !== events[7]) expect(oks.get(e.id)).toEqual([true, '']);
       const row = await server.ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events');

@@ -48,10 +48,10 @@ describe('first screen kept for the next visit', () => {
     m.keepFirstScreenFeeds(feeds);
     m.keepFirstScreenNotes('latest', [note('a')]);
     m.checkFirstScreenViewer('alice');
-    expect(m.firstScreenSnapshot('latest')).not.toBeNull();
+    expect(m.firstScreenSnapshot('latest')?.notes.map((n) => n.key)).toEqual(['a']);
     localStorage.setItem('strucc:paintedCopy', '{"v":1}');
     m.checkFirstScreenViewer('alice');
-    expect(localStorage.getItem('strucc:paintedCopy')).not.toBeNull();
+    expect(localStorage.getItem('strucc:paintedCopy')).toBe('{"v":1}');
     m.checkFirstScreenViewer('');
     expect(m.firstScreenSnapshot('latest')).toBeNull();
     expect(m.firstScreenFeeds()).toBeUndefined();
