@@ -22,6 +22,8 @@ import { CacheClient, content, ofKind } from './cache-client.ts';
 import { descriptionHashOf, nwcConnect, paymentHashOf, RelayClient } from './lightning-support.ts';
 import { http, jsonOf, startTestServer, type TestServer } from './services-support.ts';
 import { until } from '../support/until.ts';
+import { signEvent } from '../support/sign.ts';
+import type { NostrEvent } from '../../core/types.ts';
 
 const alice = generateSecretKey();
 const bob = generateSecretKey();
@@ -41,9 +43,9 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
   let wallet: CacheClient;
   let relay: RelayClient;
   let relayUrl = '';
-  let note: ReturnType<typeof finalizeEvent>;
+  let note: NostrEvent;
   let n = 0;
-  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate>) => finalizeEvent({ kind: 1, tags: [], content: '', created_at: t.clock.now, ...tmpl }, sk);
+  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate>) => signEvent(sk, { created_at: t.clock.now, ...tmpl });
   const zapRequest = (sk: Uint8Array, tags: string[][], text = 'Haladjunk együtt! 🫡') => sign(sk, { kind: 9734, content: text, tags });
   const callback = async (name: string, query: Record<string, string>): Promise<Lnurl> => {
     const meta = jsonOf<{ callback: string }>(await http('GET', `${t.base}/.well-known/lnurlp/${name}`));

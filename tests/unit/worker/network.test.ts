@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
+import { generateSecretKey } from 'nostr-tools/pure';
+import { signEvent } from '../../support/sign.ts';
 import { createApi, type StruccWorker } from '../../../worker/api.ts';
 import { CONNECT_GRACE_MS, parseBroadcastReply } from '../../../worker/publish.ts';
 import type { ActivitySnapshot, ClientConfig, NostrEvent, RelayInfo, UnsignedEvent } from '../../../core/types.ts';
@@ -11,7 +12,7 @@ const A = 'wss://a.example';
 const B = 'wss://b.example';
 const key = generateSecretKey();
 const note = (): UnsignedEvent => ({ kind: 1, tags: [], content: 'helló', created_at: 1_700_000_000 });
-const sign = (t: UnsignedEvent): NostrEvent => finalizeEvent(t, key) as NostrEvent;
+const sign = (t: UnsignedEvent): NostrEvent => signEvent(key, t);
 
 /** Answers cache REQs by command; returns what was asked. */
 function serveCache(fake: FakeSocket, answer: (command: string, payload: Record<string, unknown>) => unknown[] | null) {
