@@ -116,12 +116,12 @@ export function* syntheticEvents(texts: string[], realPubkeys: string[], plan: S
 
 /**
  * Changes whenever the tables or the set of derived-table indexers change, so a stale database is
- * rebuilt. Indexes are left out on purpose: opening the store creates any new one in place.
+ * rebuilt. Indexes are left out on purpose: opening the store creates (or drops) them in place.
  */
 export function dbKey(plan: SyntheticPlan = PLAN): string {
   const h = createHash('sha256');
   h.update(String(SCHEMA_VERSION));
-  h.update([...SCHEMA, ...searchSchema('sqlite')].filter((stmt) => !/^\s*CREATE (UNIQUE )?INDEX/i.test(stmt)).join('\n'));
+  h.update([...SCHEMA, ...searchSchema('sqlite')].filter((stmt) => !/^\s*(?:CREATE (UNIQUE )?INDEX|DROP INDEX)/i.test(stmt)).join('\n'));
   h.update(INDEXERS.map((i) => i.name).join(','));
   h.update(JSON.stringify(plan));
   return h.digest('hex').slice(0, 12);

@@ -67,7 +67,9 @@ function createEndpoint(): Comlink.Endpoint {
   if (typeof SharedWorker === 'undefined') {
     return new Worker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'strucc' });
   }
-  const shared = new SharedWorker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'strucc' });
+  // index.html may have started it already, while this module was still loading (tools/first-screen-plugin.ts).
+  const early = (window as { __struccWorker?: SharedWorker }).__struccWorker;
+  const shared = early ?? new SharedWorker(new URL('../worker/entry.ts', import.meta.url), { type: 'module', name: 'strucc' });
   shared.port.start();
   return shared.port;
 }

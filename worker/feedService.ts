@@ -1,7 +1,7 @@
 /**
  * The feed part of the tabs' API: the home feed list and the live feeds a tab opens, pages and switches.
  */
-import type { CacheReply, FeedDefinition, FeedSnapshot, FeedsApi } from '../core/types.ts';
+import type { CacheReply, FeedDefinition, FeedNote, FeedSnapshot, FeedsApi } from '../core/types.ts';
 import type { FeedRegistry } from './feedRegistry.ts';
 import type { FeedCache } from './feedCache.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from '../core/feedList.ts';
@@ -26,18 +26,20 @@ export function createFeedApi({ feeds, request, feedCache, guest, touch, release
         if (list && feedCache) void feedCache.saveHomeFeeds(who, list);
         return list;
       });
-      // The list kept from the last visit answers at once, so the cached feed paints before the network
-      // answers (a new worker's socket is not even open yet); the network's list is kept for the next visit.
-      if (feedCache) {
-        const kept = await feedCache.loadHomeFeeds(who);
-        if (kept) return kept;
-      }
-      return (await fresh) ?? FALLBACK_HOME_FEEDS.map((f) => ({ ...f }));
+      // Whichever comes first answers: the list kept from the last visit (a new worker's socket is not
+      // even open yet) or the network's, which on a first visit often beats IndexedDB's open.
+      // The network's list is kept for the next visit either way.
+      const kept = feedCache ? feedCache.loadHomeFeeds(who).catch(() => undefined) : Promise.resolve(undefined);
+      const fallback = () => FALLBACK_HOME_FEEDS.map((f) => ({ ...f }));
+      return new Promise<FeedDefinition[]>((resolve) => {
+        void kept.then((list) => list && resolve(list));
+        void fresh.then(async (list) => resolve(list ?? (await kept) ?? fallback()));
+      });
     },
 
-    async openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void) {
+    async openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void, painted?: FeedNote[]) {
       touch(tabId);
-      return feeds.open(tabId, spec, cb, releaser(cb));
+      return feeds.open(tabId, spec, cb, releaser(cb), painted);
     },
 
     async loadMore(handle) {

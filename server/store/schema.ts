@@ -52,7 +52,11 @@ export const SCHEMA: string[] = [
   `CREATE INDEX IF NOT EXISTS posts_parent ON posts (parent_id, created_at)`,
   `CREATE INDEX IF NOT EXISTS posts_root ON posts (root_id, created_at)`,
   // Covers the per-author page of the follows feed (no table lookups): 130 ms → 2 ms per page at 1M events.
-  `CREATE INDEX IF NOT EXISTS posts_author_feed ON posts (pubkey, is_reply, created_at, kind, event_id)`,
+  // has_media rides along so user_profile's counts over all of an author's posts are covered too (a busy
+  // author's 4,400 posts: 11-66 ms through table lookups, under 1 ms from the index); it replaces the
+  // index without has_media, so ingest keeps the same number of indexes to update.
+  `CREATE INDEX IF NOT EXISTS posts_author_feed_media ON posts (pubkey, is_reply, created_at, kind, event_id, has_media)`,
+  `DROP INDEX IF EXISTS posts_author_feed`,
 
   // Rows are created by the first action on an event even before the event itself arrives (author '' and
   // created_at 0 until then), so counts are right whatever order relays deliver in.

@@ -27,6 +27,13 @@ interface WindowListProps<T> {
 export function WindowList<T>({ items, itemKey, renderItem, estimateSize, overscan = 4, className, rowClassName, label, busy, onNearEnd, prefetchDistance = 6 }: WindowListProps<T>) {
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
+  // The first render draws only the rows on screen: the rows below it cost the first paint (a
+  // card is a few ms of parsing and formatting) and nobody sees them yet. They follow a frame later.
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setPainted(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
 
   // The list starts below the page header; the virtualiser needs that offset in window coordinates.
   useLayoutEffect(() => {
@@ -42,7 +49,7 @@ export function WindowList<T>({ items, itemKey, renderItem, estimateSize, oversc
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => estimateSize,
-    overscan,
+    overscan: painted ? overscan : 0,
     scrollMargin,
     getItemKey: (index) => (items[index] ? itemKey(items[index]) : index),
   });

@@ -31,3 +31,16 @@ test('three tabs see notes and share exactly one cache connection', async ({ con
   expect(after.cacheConnections).toBe(1);
   expect(after.cacheConnectionsTotal - before.cacheConnectionsTotal).toBe(1);
 });
+
+test("a note's time shows its full Hungarian date as a tooltip once pointed at", async ({ page }) => {
+  await page.goto(`${base()}/home`);
+  const link = page.locator('[data-note-id] a.note-time').first();
+  await expect(link).toBeVisible();
+  const time = link.locator('time');
+  await link.hover();
+  const expected = await time.evaluate((el) =>
+    new Intl.DateTimeFormat('hu', { dateStyle: 'long', timeStyle: 'short' }).format(new Date((el as HTMLTimeElement).dateTime)),
+  );
+  await expect(time).toHaveAttribute('title', expected);
+  expect(expected).toMatch(/^\d{4}\. \p{L}+ \d{1,2}\. \d{1,2}:\d{2}$/u);
+});
