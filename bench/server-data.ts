@@ -15,6 +15,7 @@ import { createImporter } from '../server/ingest/importer.ts';
 import { INDEXERS } from '../server/ingest/indexers.ts';
 import { startVerifyPool } from '../server/ingest/verify-pool.ts';
 import { SCHEMA, SCHEMA_VERSION } from '../server/store/schema.ts';
+import { searchSchema } from '../server/store/search-schema.ts';
 import { openSqlite } from '../server/store/sqlite.ts';
 import { EventEmitter } from 'node:events';
 
@@ -69,7 +70,7 @@ export const PLAN: SyntheticPlan = { users: 10_000, notes: 420_000, reactions: 4
  * notes (a third of them replies), reactions and reposts aimed at recent notes with a skew
  * towards popular ones, as on a real relay.
  */
-function* syntheticEvents(texts: string[], realPubkeys: string[], plan: SyntheticPlan): Generator<NostrEvent> {
+export function* syntheticEvents(texts: string[], realPubkeys: string[], plan: SyntheticPlan): Generator<NostrEvent> {
   const rand = rng(7);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const users = Array.from({ length: plan.users }, (_, i) => createHash('sha256').update(`bench-user-${i}`).digest('hex'));
@@ -115,12 +116,12 @@ function* syntheticEvents(texts: string[], realPubkeys: string[], plan: Syntheti
 
 /**
  * Changes whenever the tables or the set of derived-table indexers change, so a stale database is
- * rebuilt. Indexes are left out on purpose: opening the store creates any new one in place.
+ * rebuilt. Indexes are left out on purpose: opening the store creates (or drops) them in place.
  */
 export function dbKey(plan: SyntheticPlan = PLAN): string {
   const h = createHash('sha256');
   h.update(String(SCHEMA_VERSION));
-  h.update(SCHEMA.filter((stmt) => !/^\s*CREATE (UNIQUE )?INDEX/i.test(stmt)).join('\n'));
+  h.update([...SCHEMA, ...searchSchema('sqlite')].filter((stmt) => !/^\s*(?:CREATE (UNIQUE )?INDEX|DROP INDEX)/i.test(stmt)).join('\n'));
   h.update(INDEXERS.map((i) => i.name).join(','));
   h.update(JSON.stringify(plan));
   return h.digest('hex').slice(0, 12);

@@ -335,6 +335,14 @@ function buildNote(idx: BundleIndex, item: NostrEvent): FeedNote | undefined {
   return note;
 }
 
+/** NIP-10: the thread a note belongs to — its marked root, else its first positional e tag, else the note itself. */
+export function threadRootOf(event: Pick<NostrEvent, 'id' | 'tags'>): string {
+  const marked = event.tags.find((t) => t[0] === 'e' && t[3] === 'root' && t[1]);
+  if (marked) return marked[1];
+  const positional = event.tags.find((t) => t[0] === 'e' && t[1] && (t[3] === undefined || t[3] === ''));
+  return positional ? positional[1] : event.id;
+}
+
 /**
  * Cards in RANGE.elements order; without a RANGE, the top-level posts newest first.
  * Elements that name no card (deleted, hidden, a repost of something missing) are skipped.

@@ -22,6 +22,14 @@ export const FEED_PAGE_SIZE = 20;
 export const FEED_POLL_LIMIT = 100;
 export const PENDING_CAP = 100;
 export const FEED_POLL_INTERVAL_MS = 30_000;
+/**
+ * The one version of every saved copy of what a feed showed (worker/feedView.ts's output): the
+ * worker's stored pages (worker/feedCache.ts), the tab's first screen (src/lib/firstScreen.ts) and
+ * the painted HTML of the home screen (src/lib/paintedCopy.ts, read by index.html before any module
+ * runs; vite.config.ts writes the number there). Bump it when a FeedNote or the painted HTML changes
+ * shape: every copy is then dropped together, never one of them alone.
+ */
+export const FEED_COPY_VERSION = 2;
 
 /** Snapshots to tabs are coalesced so a burst of machine updates costs one structured clone. */
 export const SNAPSHOT_THROTTLE_MS = 50;

@@ -79,6 +79,12 @@ export const CacheKind = {
   BLOSSOM_SERVERS: 10000175,
   POLL_STATS: 10000179,
   PARSED_SEARCH_QUERY: 10000180,
+  /** The wallet socket's request and reply, and the membership commands' replies (C.8 WALLET_OPERATION). */
+  WALLET_OPERATION: 10000300,
+  EXCHANGE_RATE: 10000305,
+  ORDER_HISTORY: 10000605,
+  WALLET_NWC_ACTIVE: 10000802,
+  WALLET_NWC_CONNECTION: 10000803,
 } as const;
 
 export type CacheKindName = keyof typeof CacheKind;

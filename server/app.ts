@@ -15,6 +15,7 @@ import { startUpstream, type Upstream } from './ingest/upstream.ts';
 import { initVerifier } from './ingest/verify.ts';
 import { startVerifyPool } from './ingest/verify-pool.ts';
 import { attachModeration } from './moderation/hidden.ts';
+import { attachHotCaches } from './cache/hot-cache.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
 import { closeUploads, handleUploadConnection } from './upload/socket.ts';
 import { handleWalletConnection } from './wallet/socket.ts';
@@ -63,6 +64,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     importer: createImporter({ db, live, now, verifier }),
   };
   attachModeration(ctx);
+  const detachHotCaches = attachHotCaches(ctx);
   // Several processes may share one PostgreSQL: each hears the others' stored events.
   const bridge: LiveBridge | null = config.databaseUrl
     ? await startLiveBridge({ connectionString: config.databaseUrl, live, db, verbose: config.verbose }).catch(async (err: unknown) => {
@@ -177,6 +179,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await stopMembership(ctx);
       await stopPush(ctx);
       await bridge?.close();
+      detachHotCaches();
       await db.close();
     })();
     return closing;

@@ -8,6 +8,9 @@ import { keyStateOf } from '../machines/login.ts';
 import type { CacheObject, CacheReply, ClientConfig, RelayInfo, SocketSnapshot, StruccApi } from '../core/types.ts';
 import { CacheClient } from './cache.ts';
 import { FeedRegistry } from './feedRegistry.ts';
+import { NO_FILTER, sameFilter, viewerFilterOf, type ViewerFilter } from './feedView.ts';
+import { OwnNotes } from './ownNotes.ts';
+import { parseBundle } from '../core/bundle.ts';
 import { notify } from './util/notify.ts';
 import { TabHandles } from './util/tabHandles.ts';
 import { Watchers } from './instances.ts';
@@ -129,12 +132,21 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   // for visitors (spec §6). Set once the account service exists below.
   let signedInViewer: () => string | undefined = () => undefined;
   const viewer = () => signedInViewer() ?? guest();
+  // What the person publishes shows at once in every tab's feeds, profile and threads (worker/feedView.ts).
+  const own = new OwnNotes([
+    async (pubkey) => feedCache?.loadProfile(pubkey),
+    async (pubkey) => parseBundle((await request('user_infos', { pubkeys: [pubkey] })).events).profiles[pubkey],
+  ]);
+  let viewerFilter: ViewerFilter = NO_FILTER;
   const feeds = new FeedRegistry({
     request,
     userPubkey: viewer,
     cache: feedCache,
     throttleMs: options.feedThrottleMs,
+    filter: () => viewerFilter,
+    own,
   });
+  own.watch(() => feeds.refresh());
 
   const nip05 = new Nip05Verifier(() => config?.cacheServer, options.fetcher);
 
@@ -190,12 +202,18 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     relaySocketFactory: options.relaySocketFactory,
     signer: options.signer,
     publishTimeoutMs: options.publishTimeoutMs,
+    onSigned: (event) => own.add(event),
   });
 
   // Every publish (notes, lists, settings...) passes here, so the devtools log sees each result.
   const rawPublish = network.api.publish;
   network.api.publish = async (event) => {
     const result = await rawPublish(event);
+    // Accepted by a relay: shown as a normal card; refused everywhere: it leaves the feeds again.
+    if (result.event) {
+      if (result.success) own.confirm(result.event.id);
+      else own.fail(result.event.id);
+    }
     const line = publishLogLine(event.kind, result);
     log.add(line.level, 'publish', line.message, line);
     return result;
@@ -233,12 +251,31 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     account: account.service,
     activity: network.activity,
     publish: (event) => network.api.publish(event),
+    own,
+    filter: () => viewerFilter,
     releaser,
     touch,
     log: (line) => log.add(line.level, 'dms', line.message, line),
     relaySocketFactory: options.relaySocketFactory,
     throttleMs: options.feedThrottleMs,
   });
+
+  let ownAccount: string | undefined;
+  account.service.watch(
+    'worker',
+    (s) => {
+      // Another account's just-published notes are not this one's.
+      if (s.login.pubkey !== ownAccount) own.clear();
+      ownAccount = s.login.pubkey;
+      const next = viewerFilterOf(s.account, s.login.pubkey);
+      if (sameFilter(next, viewerFilter)) return;
+      viewerFilter = next;
+      feeds.refresh();
+      social.profiles.refresh();
+      social.threads.refresh();
+    },
+    () => undefined,
+  );
 
   account.service.watch(
     'worker',

@@ -6,7 +6,8 @@
  * mode, a blocked upgrade) only means a cold start, never an error in the feed.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { FeedDefinition, FeedNote, FeedSnapshot, Profile } from '../core/types.ts';
+import type { FeedDefinition, FeedNote, Profile } from '../core/types.ts';
+import { FEED_COPY_VERSION } from '../core/config.ts';
 
 /** Notes kept per feed: the first page plus a little more, so a quick scroll still finds cards. */
 export const CACHED_NOTES_PER_FEED = 50;
@@ -18,6 +19,8 @@ export interface CachedPage {
   key: string;
   usedAt: number;
   savedAt: number;
+  /** FEED_COPY_VERSION when it was saved: a page of another version is never painted. */
+  v?: number;
   notes: FeedNote[];
 }
 
@@ -197,7 +200,7 @@ export class FeedCache {
   async loadPage(spec: string, viewer: string | undefined): Promise<FeedNote[] | undefined> {
     const key = FeedCache.pageKey(spec, viewer);
     const row = await this.read('pages', key);
-    if (!row || row.notes.length === 0) return undefined;
+    if (!row || row.v !== FEED_COPY_VERSION || row.notes.length === 0) return undefined;
     this.write(() => this.db.put('pages', [{ ...row, usedAt: this.stamp() }]));
     return row.notes;
   }
@@ -208,7 +211,7 @@ export class FeedCache {
     const usedAt = this.stamp();
     this.ahead.delete(FeedCache.pageKey(spec, viewer));
     return this.write(async () => {
-      await this.db.put('pages', [{ key: FeedCache.pageKey(spec, viewer), usedAt, savedAt: usedAt, notes: top }]);
+      await this.db.put('pages', [{ key: FeedCache.pageKey(spec, viewer), usedAt, savedAt: usedAt, v: FEED_COPY_VERSION, notes: top }]);
       await this.evict('pages', this.limits.feeds);
       await this.db.put('profiles', profilesOf(top).map((profile) => ({ key: profile.pubkey, usedAt, profile })));
       await this.evict('profiles', this.limits.profiles);
@@ -272,87 +275,6 @@ function profilesOf(notes: FeedNote[]): Profile[] {
     for (const p of [n.author, n.repostedBy, n.replyTo?.author]) if (p) out.set(p.pubkey, p);
   }
   return [...out.values()];
-}
-
-const PILL_AUTHORS = 3;
-
-/**
- * How one open feed shows its cached page. Until the network's first page arrives the tab gets the
- * cached notes (status 'ready', fromCache). When the network answers, scroll must not jump: the
- * notes the cached page also had stay where they are, and the new notes above them (the leading run
- * of the network page that the cached page did not have) wait behind the new-notes pill, counted
- * with the poll's pending notes, until the reader asks for them. Cached notes the network page no
- * longer has drop out, so what is shown is always the network's order. With no overlap at all (a
- * cache from long ago) the network page simply replaces it: nothing in it would stay in place anyway.
- */
-export class CachedFeedView {
-  private cached: FeedNote[] | undefined;
-  private hidden: Set<string> | undefined;
-  private settled = false;
-  private memo: { from: FeedNote[]; notes: FeedNote[]; held: FeedNote[] } | undefined;
-
-  /** A new spec (or a retry from scratch): nothing cached is shown until restore(). */
-  reset(): void {
-    this.cached = undefined;
-    this.hidden = undefined;
-    this.settled = false;
-    this.memo = undefined;
-  }
-
-  /** The cached page came back from the store; false when the network was quicker. */
-  restore(notes: FeedNote[]): boolean {
-    if (this.settled) return false;
-    this.cached = notes;
-    return true;
-  }
-
-  /** The reader opened the pill: everything held back is shown. */
-  showPending(): void {
-    this.hidden = undefined;
-    this.memo = undefined;
-  }
-
-  /** The snapshot the tab sees, given the machine's own and whether its first page has arrived. */
-  apply(net: FeedSnapshot, loaded: boolean): FeedSnapshot {
-    if (!loaded) {
-      if (!this.cached) return net;
-      return { ...net, status: net.status === 'error' ? 'error' : 'ready', notes: this.cached, hasMore: true, fromCache: true };
-    }
-    if (!this.settled) {
-      this.settled = true;
-      if (this.cached) this.hidden = newAbove(net.notes, this.cached);
-      this.cached = undefined;
-    }
-    if (!this.hidden || this.hidden.size === 0) return net;
-    const hidden = this.hidden;
-    if (this.memo?.from !== net.notes) {
-      this.memo = {
-        from: net.notes,
-        notes: net.notes.filter((n) => !hidden.has(n.key)),
-        held: net.notes.filter((n) => hidden.has(n.key)),
-      };
-    }
-    const { notes, held } = this.memo;
-    if (held.length === 0) return net;
-    const authors = [...net.pendingAuthors];
-    for (const n of held) {
-      if (authors.length >= PILL_AUTHORS) break;
-      const author = n.repostedBy ?? n.author;
-      if (!authors.some((a) => a.pubkey === author.pubkey)) authors.push(author);
-    }
-    return { ...net, notes, pendingCount: net.pendingCount + held.length, pendingAuthors: authors };
-  }
-}
-
-/** Keys of the network page's leading notes the cached page lacked; undefined when the pages share none. */
-function newAbove(network: FeedNote[], cached: FeedNote[]): Set<string> | undefined {
-  const known = new Set(cached.map((n) => n.key));
-  const fresh = new Set<string>();
-  for (const n of network) {
-    if (known.has(n.key)) return fresh;
-    fresh.add(n.key);
-  }
-  return undefined;
 }
 
 /** IndexedDB where the worker has it, nothing (no cache) where it has not. */

@@ -4,14 +4,16 @@
  */
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { feedMachine, feedStatusOf, type FeedMachineSnapshot, type FeedPage, type FetchPageInput } from '../machines/feed.ts';
-import type { FeedNote, FeedSnapshot, Profile } from '../core/types.ts';
+import type { FeedNote, FeedSnapshot } from '../core/types.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { notify } from './util/notify.ts';
 import { Throttle } from './util/throttle.ts';
 import { TabHandles } from './util/tabHandles.ts';
 import { parseBundle } from '../core/bundle.ts';
 import { FEED_POLL_INTERVAL_MS, SNAPSHOT_THROTTLE_MS } from '../core/config.ts';
-import { CACHED_NOTES_PER_FEED, CachedFeedView, type FeedCache } from './feedCache.ts';
+import { CACHED_NOTES_PER_FEED, type FeedCache } from './feedCache.ts';
+import { FeedView, NO_FILTER, sameSnapshot, type FeedState, type ViewerFilter } from './feedView.ts';
+import type { OwnNotes } from './ownNotes.ts';
 
 /** mega_feed_directive {spec, limit, until?, since?, user_pubkey?} to one FeedPage. */
 export async function fetchFeedPage(request: CacheRequest, input: FetchPageInput): Promise<FeedPage> {
@@ -38,26 +40,16 @@ export async function fetchFeedPage(request: CacheRequest, input: FetchPageInput
   return { notes, since: range?.since, until: range?.until, orderBy: range?.orderBy };
 }
 
-const PILL_AUTHORS = 3;
-
-export function toFeedSnapshot(snapshot: FeedMachineSnapshot): FeedSnapshot {
+/** The machine's side of a feed, for FeedView. */
+export function feedStateOf(snapshot: FeedMachineSnapshot): FeedState {
   const { context } = snapshot;
-  const pendingAuthors: Profile[] = [];
-  const seen = new Set<string>();
-  for (const n of context.pending) {
-    const author = n.repostedBy ?? n.author;
-    if (seen.has(author.pubkey)) continue;
-    seen.add(author.pubkey);
-    pendingAuthors.push(author);
-    if (pendingAuthors.length === PILL_AUTHORS) break;
-  }
-  const out: FeedSnapshot = {
+  const out: FeedState = {
     spec: context.spec,
     status: feedStatusOf(snapshot),
     notes: context.notes,
-    pendingCount: context.pending.length,
-    pendingAuthors,
+    pending: context.pending,
     hasMore: context.hasMore,
+    loaded: context.loaded,
   };
   if (context.error !== undefined) out.error = context.error;
   return out;
@@ -66,7 +58,7 @@ export function toFeedSnapshot(snapshot: FeedMachineSnapshot): FeedSnapshot {
 interface FeedInstance {
   actor: Actor<typeof feedMachine>;
   throttle: Throttle<FeedSnapshot>;
-  view: CachedFeedView;
+  view: FeedView;
   /** Re-sends the current snapshot (after the cached page or the pill changed what the tab sees). */
   emit: () => void;
   /** Reads the cached page of the current spec. */
@@ -82,6 +74,10 @@ export interface FeedRegistryOptions {
   throttleMs?: number;
   /** Paints the last page seen before the network answers, and keeps each network first page. */
   cache?: FeedCache;
+  /** The viewer's mutes, applied to every feed and its pill. */
+  filter?: () => ViewerFilter;
+  /** What the person just published from any tab, shown in the feeds it belongs to. */
+  own?: OwnNotes;
 }
 
 export class FeedRegistry {
@@ -102,25 +98,34 @@ export class FeedRegistry {
     this.pollMs = ms;
   }
 
-  open(tabId: string, spec: string, cb: (s: FeedSnapshot) => unknown, release: () => void = () => undefined): number {
+  /**
+   * painted: the cards the tab already shows for this spec (its first screen), shown until the
+   * network answers so the tab never drops back to a skeleton.
+   */
+  open(tabId: string, spec: string, cb: (s: FeedSnapshot) => unknown, release: () => void = () => undefined, painted?: FeedNote[]): number {
     let handle = 0;
     const create = (forSpec: string) => createActor(this.machine, { input: { spec: forSpec, userPubkey: this.options.userPubkey() } });
     let actor = create(spec);
     const throttle = new Throttle<FeedSnapshot>(this.options.throttleMs ?? SNAPSHOT_THROTTLE_MS, (s) => notify(cb, s));
     let previous: FeedSnapshot | undefined;
-    const view = new CachedFeedView();
+    const view = new FeedView();
+    if (painted?.length) view.restore(painted);
     const cache = this.options.cache;
     let viewer = actor.getSnapshot().context.userPubkey;
     let saved: { spec: string; notes: FeedNote[] } | undefined;
     const emit = (now = false) => {
       const snap = actor.getSnapshot();
-      const { spec: currentSpec, loaded, notes } = snap.context;
-      // The top of the feed changed (first page, pill opened, pages up to the cached size): keep it.
-      if (cache && loaded && notes !== saved?.notes && (saved?.spec !== currentSpec || topChanged(saved.notes, notes))) {
-        saved = { spec: currentSpec, notes };
-        void cache.savePage(currentSpec, viewer, notes);
+      const { spec: currentSpec, loaded } = snap.context;
+      const next = view.view(feedStateOf(snap), this.context());
+      // The kept page is a copy of what the feed showed (without notes a relay has not accepted yet);
+      // saved when its top changed (first page, pill opened, pages up to the cached size).
+      if (cache && loaded && !next.fromCache) {
+        const notes = savedCopy(next.notes);
+        if (notes !== saved?.notes && (saved?.spec !== currentSpec || topChanged(saved.notes, notes))) {
+          saved = { spec: currentSpec, notes };
+          void cache.savePage(currentSpec, viewer, notes);
+        }
       }
-      const next = view.apply(toFeedSnapshot(snap), loaded);
       // Poll timers re-enter states without changing anything; only real changes cost a clone.
       if (previous && sameSnapshot(previous, next)) return;
       previous = next;
@@ -159,6 +164,15 @@ export class FeedRegistry {
     actor.start();
     restore();
     return handle;
+  }
+
+  private context() {
+    return { filter: this.options.filter?.() ?? NO_FILTER, own: this.options.own?.all ?? [] };
+  }
+
+  /** The mutes or the own notes changed: every open feed shows them now. */
+  refresh(): void {
+    for (const feed of this.feeds.values()) feed.emit();
   }
 
   /** Starts over every open feed that was opened for another viewer than the current one. */
@@ -204,18 +218,8 @@ export class FeedRegistry {
   }
 }
 
-function sameSnapshot(a: FeedSnapshot, b: FeedSnapshot): boolean {
-  return (
-    a.spec === b.spec &&
-    a.status === b.status &&
-    a.notes === b.notes &&
-    a.pendingCount === b.pendingCount &&
-    a.pendingAuthors.length === b.pendingAuthors.length &&
-    a.pendingAuthors.every((p, i) => p.pubkey === b.pendingAuthors[i].pubkey) &&
-    a.hasMore === b.hasMore &&
-    a.error === b.error &&
-    a.fromCache === b.fromCache
-  );
+function savedCopy(notes: FeedNote[]): FeedNote[] {
+  return notes.some((n) => n.local) ? notes.filter((n) => !n.local) : notes;
 }
 
 /** Whether the part of the feed the cache keeps differs between two lists of the same feed. */

@@ -1,7 +1,7 @@
 /**
  * The feed part of the tabs' API: the home feed list and the live feeds a tab opens, pages and switches.
  */
-import type { CacheReply, FeedDefinition, FeedSnapshot, FeedsApi } from '../core/types.ts';
+import type { CacheReply, FeedDefinition, FeedNote, FeedSnapshot, FeedsApi } from '../core/types.ts';
 import type { FeedRegistry } from './feedRegistry.ts';
 import type { FeedCache } from './feedCache.ts';
 import { FALLBACK_HOME_FEEDS, parseFeedList } from '../core/feedList.ts';
@@ -37,9 +37,9 @@ export function createFeedApi({ feeds, request, feedCache, guest, touch, release
       });
     },
 
-    async openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void) {
+    async openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void, painted?: FeedNote[]) {
       touch(tabId);
-      return feeds.open(tabId, spec, cb, releaser(cb));
+      return feeds.open(tabId, spec, cb, releaser(cb), painted);
     },
 
     async loadMore(handle) {

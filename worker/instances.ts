@@ -29,6 +29,8 @@ export function shallowSame<T extends object>(a: T, b: T): boolean {
 
 interface Instance<A> {
   actor: A;
+  /** Sends the view again when something outside the actor that it shows changed. */
+  refresh: () => void;
 }
 
 export class InstanceRegistry<A extends AnyActorRef, S extends object> {
@@ -43,13 +45,14 @@ export class InstanceRegistry<A extends AnyActorRef, S extends object> {
   open(tabId: string, actor: A, cb: (s: S) => unknown, release: () => void): number {
     const throttle = new Throttle<S>(this.throttleMs, (s) => notify(cb, s));
     let previous: S | undefined;
-    const sub = actor.subscribe(() => {
+    const send = () => {
       const next = this.view(actor);
       if (previous && shallowSame(previous, next)) return;
       previous = next;
       throttle.push(next);
-    });
-    const handle = this.items.add(tabId, { actor }, () => {
+    };
+    const sub = actor.subscribe(send);
+    const handle = this.items.add(tabId, { actor, refresh: send }, () => {
       throttle.cancel();
       sub.unsubscribe();
       actor.stop();
@@ -65,6 +68,11 @@ export class InstanceRegistry<A extends AnyActorRef, S extends object> {
 
   forEach(fn: (actor: A) => void): void {
     for (const item of this.items.values()) fn(item.actor);
+  }
+
+  /** Views also show state kept outside their actors (the notes just published): re-sends what changed. */
+  refresh(): void {
+    for (const item of this.items.values()) item.refresh();
   }
 
   close(handle: number): void {

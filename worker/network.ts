@@ -6,7 +6,7 @@
 import { ActivityService, type CacheSocketControl } from './activity.ts';
 import { createPublisher, type Signer } from './publish.ts';
 import { RelayService, type WebSocketFactory } from './relays.ts';
-import type { CacheReply, NetworkApi } from '../core/types.ts';
+import type { CacheReply, NetworkApi, NostrEvent } from '../core/types.ts';
 import { TabHandles } from './util/tabHandles.ts';
 
 export interface NetworkOptions {
@@ -21,6 +21,7 @@ export interface NetworkOptions {
   relaySocketFactory?: WebSocketFactory;
   signer?: Signer;
   publishTimeoutMs?: number;
+  onSigned?: (event: NostrEvent) => void;
 }
 
 export interface Network {
@@ -44,6 +45,7 @@ export function createNetwork(options: NetworkOptions): Network {
     proxy: () => activity.proxy,
     signer: () => signer,
     timeoutMs: options.publishTimeoutMs,
+    onSigned: (event) => options.onSigned?.(event),
   });
 
   // Watchers and relay subscriptions share one handle space; each entry knows its tab.

@@ -16,9 +16,11 @@ import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
 import { fetchFeedPage } from './feedRegistry.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry } from './instances.ts';
+import { NO_FILTER, ownNoteBelongs, shownList, visibleNotes, withOwnNotes, type FeedViewContext, type ViewerFilter } from './feedView.ts';
+import type { OwnNotes } from './ownNotes.ts';
 import { emptyProfile } from '../core/profile.ts';
 import { zapFromInfo, zapFromReceipt } from '../core/zaps.ts';
-import type { CacheObject, CacheReply, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
+import type { CacheObject, CacheReply, FeedNote, Profile, ProfileHistoryEntry, ProfileSnapshot, ProfileTab, ProfileZap, RelayFlags, UserStats } from '../core/types.ts';
 import { CacheKind } from '../core/kinds.ts';
 
 function parseJson(text: unknown): unknown {
@@ -166,18 +168,26 @@ export async function loadProfilePart(request: CacheRequest, input: ProfileLoadI
   }
 }
 
-function snapshotOf(actor: Actor<typeof profileMachine>): ProfileSnapshot {
+function snapshotOf(actor: Actor<typeof profileMachine>, context: FeedViewContext): ProfileSnapshot {
   const snap = actor.getSnapshot();
   const c = snap.context;
+  const { own, filter } = context;
+  // The person's own notes written in any tab show on their profile at once (worker/feedView.ts).
+  const mine = own.length > 0 && own.some((o) => o.note.event.pubkey === c.pubkey);
+  const shown = (name: string, list: FeedNote[], notes: 'authored' | 'replies', hasMore: boolean) =>
+    shownList(`${name}:${hasMore}`, list, context, () => {
+      const spec = feedSpec(c.pubkey, 'notes', notes);
+      return visibleNotes(mine ? withOwnNotes(list, own, (n) => ownNoteBelongs(spec, n), hasMore) : list, filter);
+    });
   const out: ProfileSnapshot = {
     pubkey: c.pubkey,
     followsYou: c.followsYou,
     loading: loadingFlags(snap),
     sidebarNotes: c.sidebarNotes,
     sidebarArticles: c.sidebarArticles,
-    notes: c.notes,
-    replies: c.replies,
-    reads: c.reads,
+    notes: shown('notes', c.notes, 'authored', c.hasMore.notes),
+    replies: shown('replies', c.replies, 'replies', c.hasMore.replies),
+    reads: shownList('reads', c.reads, context, () => visibleNotes(c.reads, filter)),
     media: c.media,
     zaps: c.zaps,
     follows: c.follows,
@@ -200,6 +210,9 @@ export interface ProfileServiceOptions {
   /** The viewer: the signed-in user, else undefined. */
   viewer: () => string | undefined;
   throttleMs?: number;
+  own?: OwnNotes;
+  /** The viewer's mutes (a muted person's own profile is hidden by the page until shown anyway). */
+  filter?: () => ViewerFilter;
 }
 
 export class ProfileService {
@@ -212,7 +225,14 @@ export class ProfileService {
     this.machine = profileMachine.provide({
       actors: { load: fromPromise<ProfileLoad, ProfileLoadInput>(({ input }) => loadProfilePart(options.request, input)) },
     });
-    this.pages = new InstanceRegistry(snapshotOf, options.throttleMs);
+    const own = options.own;
+    this.pages = new InstanceRegistry((actor) => snapshotOf(actor, { own: own?.all ?? [], filter: options.filter?.() ?? NO_FILTER }), options.throttleMs);
+    own?.watch(() => this.pages.refresh());
+  }
+
+  /** The mutes changed: open pages show the lists again through them. */
+  refresh(): void {
+    this.pages.refresh();
   }
 
   open(tabId: string, pubkey: string, cb: (s: ProfileSnapshot) => unknown, release: () => void): number {

@@ -24,6 +24,8 @@ export interface PublisherOptions {
   proxyTimeoutMs?: number;
   /** How long a publish waits for a write relay that is still connecting (a new worker, a reconnect). */
   connectGraceMs?: number;
+  /** Told each event once it is signed, before any relay has it (the feeds show own notes as pending). */
+  onSigned?: (event: NostrEvent) => void;
 }
 
 export const CONNECT_GRACE_MS = 3000;
@@ -109,10 +111,15 @@ export function parseBroadcastReply(reply: CacheReply, eventId: string, relays: 
 
 export function createPublisher(options: PublisherOptions): (event: NostrEvent | UnsignedEvent) => Promise<PublishResult> {
   const sign = fromPromise<NostrEvent, NostrEvent | UnsignedEvent>(async ({ input }) => {
-    if (isSigned(input)) return checkSignature(input);
-    const signer = options.signer();
-    if (!signer) throw new Error('event_not_signed');
-    return checkSignature(await signer(input));
+    let signed: NostrEvent;
+    if (isSigned(input)) signed = checkSignature(input);
+    else {
+      const signer = options.signer();
+      if (!signer) throw new Error('event_not_signed');
+      signed = checkSignature(await signer(input));
+    }
+    options.onSigned?.(signed);
+    return signed;
   });
 
   const relayTimeoutMs = options.timeoutMs ?? PUBLISH_TIMEOUT_MS;

@@ -13,6 +13,8 @@ import type { CacheRequest } from './util/cacheRequest.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
 import { ProfileService } from './profilePages.ts';
 import { ThreadService } from './threads.ts';
+import type { OwnNotes } from './ownNotes.ts';
+import type { ViewerFilter } from './feedView.ts';
 import type { DmsApi, LogLine, NotificationsApi, ProfilesApi, PublishResult, ThreadsApi, UnsignedEvent } from '../core/types.ts';
 
 /** The services that run social machines: notifications, DMs, profiles and threads. */
@@ -31,6 +33,10 @@ export interface SocialOptions {
   /** The devtools log (DM messages that could not be decrypted). */
   log?: (line: LogLine) => void;
   throttleMs?: number;
+  /** The notes just published, shown on the own profile and in the threads they reply to. */
+  own?: OwnNotes;
+  /** The viewer's mutes for profile lists and thread replies. */
+  filter?: () => ViewerFilter;
 }
 
 export interface Social {
@@ -106,8 +112,8 @@ export function createSocial(options: SocialOptions): Social {
     following: () => record()?.following ?? [],
     throttleMs,
   });
-  const profiles = new ProfileService({ request, viewer, throttleMs });
-  const threads = new ThreadService({ request, viewer, throttleMs });
+  const profiles = new ProfileService({ request, viewer, throttleMs, own: options.own, filter: options.filter });
+  const threads = new ThreadService({ request, viewer, throttleMs, own: options.own, filter: options.filter });
 
   // Whether the settled login could sign; the private counts are only answered to signed requests.
   let signing = false;

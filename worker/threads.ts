@@ -7,6 +7,8 @@ import { threadMachine, threadNotes, threadStatusOf, type FetchThreadInput, type
 import { isNostrEvent, K, parseBundle } from '../core/bundle.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { InstanceRegistry } from './instances.ts';
+import { NO_FILTER, visibleNotes, withOwnReplies, type FeedViewContext, type ViewerFilter } from './feedView.ts';
+import type { OwnNotes } from './ownNotes.ts';
 import { emptyProfile, parseProfile } from '../core/profile.ts';
 import type { CacheObject, FeedNote, NostrEvent, ThreadSnapshot, ThreadTarget } from '../core/types.ts';
 import { CacheKind } from '../core/kinds.ts';
@@ -109,16 +111,18 @@ export async function resolveReposts(request: CacheRequest, ids: string[], userP
   return out;
 }
 
-function snapshotOf(actor: Actor<typeof threadMachine>): ThreadSnapshot {
+function snapshotOf(actor: Actor<typeof threadMachine>, { own, filter }: FeedViewContext): ThreadSnapshot {
   const snap = actor.getSnapshot();
   const c = snap.context;
+  const note = c.focus !== undefined ? c.notes[c.focus] : undefined;
   const out: ThreadSnapshot = {
     target: c.target,
     status: threadStatusOf(snap),
     parents: threadNotes(c, c.parents),
-    replies: threadNotes(c, c.replies),
+    // A reply written in any tab shows here at once (worker/feedView.ts).
+    // Muted people's replies leave the list (and its count); a thread opened on purpose keeps its own thread.
+    replies: visibleNotes(withOwnReplies(note, threadNotes(c, c.replies), own), { muted: filter.muted, mutedThreads: NO_FILTER.mutedThreads }),
   };
-  const note = c.focus !== undefined ? c.notes[c.focus] : undefined;
   if (note) out.note = note;
   if (c.error !== undefined) out.error = c.error;
   return out;
@@ -128,6 +132,8 @@ export interface ThreadServiceOptions {
   request: CacheRequest;
   viewer: () => string | undefined;
   throttleMs?: number;
+  own?: OwnNotes;
+  filter?: () => ViewerFilter;
 }
 
 export class ThreadService {
@@ -144,7 +150,14 @@ export class ThreadService {
         ),
       },
     });
-    this.pages = new InstanceRegistry(snapshotOf, options.throttleMs);
+    const own = options.own;
+    this.pages = new InstanceRegistry((actor) => snapshotOf(actor, { own: own?.all ?? [], filter: options.filter?.() ?? NO_FILTER }), options.throttleMs);
+    own?.watch(() => this.pages.refresh());
+  }
+
+  /** The mutes changed: open threads show their replies again through them. */
+  refresh(): void {
+    this.pages.refresh();
   }
 
   open(tabId: string, target: ThreadTarget, cb: (s: ThreadSnapshot) => unknown, release: () => void): number {

@@ -26,13 +26,13 @@ import { walletCommand, walletSocketUrl, withRetries } from './wallet-command.ts
 import { fetchZapInvoice, lnurlEndpoint, payEndpoint, withLnurlProxy, ZapError, zapSplits } from './zap.ts';
 import type { ActionResult, CacheReply, NostrEvent } from '../core/types.ts';
 import type { ExchangeRate, WalletAction, WalletSnapshot, ZapEndpointInfo, ZapPart, ZapRequestInput, ZapResult } from '../core/types/wallet.ts';
+import { CacheKind } from '../core/kinds';
 
 export { walletSocketUrl };
 
 type CacheRequest = (command: string, payload?: Record<string, unknown>) => Promise<CacheReply>;
 
 const SUBKEY = 'user-nwc';
-const KIND_EXCHANGE_RATE = 10000305;
 const RATE_TTL_MS = 600_000;
 /** The payment machine's connection id when the tab's WebLN wallet pays. */
 export const WEBLN_PAYER = 'webln';
@@ -265,7 +265,7 @@ export class WalletService {
     if (seen && Date.now() - seen.at < RATE_TTL_MS) return seen.rate;
     const rate = (async () => {
       const reply = await this.options.request('membership_exchange_rate', { target_currency: code });
-      const obj = reply.events.find((e) => e.kind === KIND_EXCHANGE_RATE && typeof e.content === 'string');
+      const obj = reply.events.find((e) => e.kind === CacheKind.EXCHANGE_RATE && typeof e.content === 'string');
       if (reply.notice !== undefined || !obj) return undefined;
       const value = Number((JSON.parse(String(obj.content)) as { rate?: unknown }).rate);
       if (!Number.isFinite(value) || value <= 0) return undefined;
@@ -376,7 +376,7 @@ export class WalletService {
     let uri: unknown;
     try {
       const event: NostrEvent = await this.options.account.signer.sign({
-        kind: 10000803,
+        kind: CacheKind.WALLET_NWC_CONNECTION,
         tags: [['d', APP_SETTINGS_CLIENT, 'nwc_connect']],
         content: JSON.stringify(['nwc_connect', { appname: 'Strucc' }]),
         created_at: Math.floor(Date.now() / 1000),

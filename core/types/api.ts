@@ -1,5 +1,5 @@
 /** The Comlink API of the worker and its log. */
-import type { CacheObject, CacheReply, NostrEvent, Profile } from './events.ts';
+import type { CacheObject, CacheReply, FeedNote, NostrEvent, Profile } from './events.ts';
 import type { ExplorePage, ExplorePerson, ExploreTopic, ExploreZap, FeedDefinition, FeedSnapshot } from './feeds.ts';
 import type {
   ActivitySnapshot,
@@ -61,7 +61,8 @@ export interface CacheApi {
 /** The home feed list and the live feeds a tab opens, pages and switches. */
 export interface FeedsApi {
   getHomeFeeds(): Promise<FeedDefinition[]>;
-  openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void): Promise<number>;
+  /** painted: the cards the tab already shows for spec (its first screen); the worker keeps them until the network answers. */
+  openFeed(tabId: string, spec: string, cb: (s: FeedSnapshot) => void, painted?: FeedNote[]): Promise<number>;
   loadMore(handle: number): Promise<void>;
   /** Moves the pending newer notes to the top of the feed. */
   showPending(handle: number): Promise<void>;

@@ -102,4 +102,6 @@ export interface FeedNote {
   relayHint?: string;
   /** Word count of a long-form article (10000144), when the server sent one. */
   words?: number;
+  /** Published from this browser a moment ago and not yet accepted by a relay (worker/feedView.ts). */
+  local?: 'pending';
 }

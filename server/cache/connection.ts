@@ -170,7 +170,7 @@ class CacheConnection {
     for (const { name, sub } of registered) this.asyncSubs.add(subid, counted(name, sub, this.ctx.stats.asyncSubscriptions));
     // The handshake is acknowledged with a bare text EOSE whatever the mode (S §1.3).
     if (handshake && objects.length === 0) this.writer.eose(subid);
-    else this.writer.reply(subid, objects);
+    else await this.writer.replyOffThread(subid, objects);
   }
 
   private setProtocol(kwargs: Record<string, unknown>): void {

@@ -5,6 +5,7 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
+import { hotCaches } from './hot-cache.ts';
 
 /** SQLite's variable limit is generous, PostgreSQL's is 65535; this stays far below both. */
 const CHUNK = 500;
@@ -135,15 +136,24 @@ export async function eventsByAddress(db: Queryable, addrs: Address[]): Promise<
   return out;
 }
 
-/** Followers per pubkey (everyone is trusted, so every follower counts). Missing keys mean 0. */
-export async function followerCounts(db: Queryable, pubkeys: Iterable<string>): Promise<Map<string, number>> {
-  const rows = await inChunks([...new Set(pubkeys)], (chunk, marks) =>
+async function countFollowers(db: Queryable, pubkeys: string[]): Promise<Map<string, number>> {
+  const rows = await inChunks(pubkeys, (chunk, marks) =>
     db.all<{ pubkey: string; n: number | string }>(
       `SELECT follows AS pubkey, COUNT(*) AS n FROM follows WHERE follows IN (${marks}) GROUP BY follows`,
       chunk,
     ),
   );
   return new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
+}
+
+/**
+ * Followers per pubkey (everyone is trusted, so every follower counts). Missing keys mean 0 (or,
+ * from a running server's cache, are present with 0).
+ */
+export async function followerCounts(db: Queryable, pubkeys: Iterable<string>): Promise<Map<string, number>> {
+  const cache = hotCaches(db)?.followerCounts;
+  if (!cache) return countFollowers(db, [...new Set(pubkeys)]);
+  return cache.getMany(pubkeys, 0, (missing) => countFollowers(db, missing));
 }
 
 export interface StatsRow {

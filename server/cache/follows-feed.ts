@@ -45,17 +45,32 @@ export async function followsFeedItems(
     bounds.push(page.since);
   }
   // One sub-select per author, each a short range of the (pubkey, created_at) index; portable (SQLite and PostgreSQL).
-  const one = (i: number) =>
-    `SELECT * FROM (SELECT event_id AS id, created_at AS k FROM posts WHERE pubkey = ? AND ${filter}
+  const statement = (cut: boolean) => {
+    const where = cut ? `${filter} AND created_at ${asc ? '<=' : '>='} ?` : filter;
+    const one = (i: number) =>
+      `SELECT * FROM (SELECT event_id AS id, created_at AS k FROM posts WHERE pubkey = ? AND ${where}
       ORDER BY created_at ${dir}, event_id ${dir} LIMIT ?) AS a${i}`;
-  const sql = Array.from({ length: AUTHORS_PER_QUERY }, (_, i) => one(i)).join('\nUNION ALL\n');
+    return Array.from({ length: AUTHORS_PER_QUERY }, (_, i) => one(i)).join('\nUNION ALL\n');
+  };
+  const open = statement(false);
+  const cutSql = statement(true);
+  const order = (a: FeedItem, b: FeedItem) => (asc ? a.key - b.key || (a.id < b.id ? -1 : 1) : b.key - a.key || (a.id < b.id ? 1 : -1));
 
-  const found: FeedItem[] = [];
+  let found: FeedItem[] = [];
   for (let i = 0; i < authors.length; i += AUTHORS_PER_QUERY) {
+    // Once `take` posts are in hand, a later author's post counts only if it is at least as new (as old,
+    // polling forward) as the last of them: asking for just those leaves most authors' ranges empty,
+    // so a viewer following hundreds reads a few rows per author instead of `take`.
+    const cut = found.length >= take ? found[take - 1].key : undefined;
     const params: SqlValue[] = [];
-    for (let j = 0; j < AUTHORS_PER_QUERY; j++) params.push(authors[i + j] ?? '', ...bounds, take);
-    for (const r of await db.all<{ id: string; k: number | string }>(sql, params)) found.push({ id: r.id, key: Number(r.k) });
+    for (let j = 0; j < AUTHORS_PER_QUERY; j++) {
+      params.push(authors[i + j] ?? '', ...bounds);
+      if (cut !== undefined) params.push(cut);
+      params.push(take);
+    }
+    for (const r of await db.all<{ id: string; k: number | string }>(cut === undefined ? open : cutSql, params)) found.push({ id: r.id, key: Number(r.k) });
+    found.sort(order);
+    if (found.length > take) found = found.slice(0, take);
   }
-  found.sort((a, b) => (asc ? a.key - b.key || (a.id < b.id ? -1 : 1) : b.key - a.key || (a.id < b.id ? 1 : -1)));
   return found.slice(page.offset, page.offset + page.limit);
 }

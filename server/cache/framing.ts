@@ -2,12 +2,16 @@
  * Wire format of the cache socket (S §1): parsing client frames and writing replies in
  * plain or zlib mode.
  */
-import { deflateSync } from 'node:zlib';
+import { deflate, deflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
 import type WebSocket from 'ws';
 import type { CacheObject } from './data.ts';
 import { overBuffered } from '../sockets.ts';
 
 export const MAX_FRAME_BYTES = 512 * 1024;
+/** Below this a thread-pool round trip costs more than the deflate it would move. */
+const OFF_THREAD_BYTES = 32 * 1024;
+const deflateAsync = promisify(deflate);
 const MAX_SUBID_LENGTH = 256;
 
 export type Filter = Record<string, unknown>;
@@ -96,6 +100,18 @@ export class Writer {
     } else {
       for (const obj of objects) this.send(JSON.stringify(['EVENT', subid, obj]));
     }
+    this.eose(subid);
+  }
+
+  /**
+   * reply(), with a large zlib frame compressed on libuv's thread pool: a feed or explore page is
+   * 50-150 KB of JSON and several ms of deflate, which would otherwise hold up every other socket's
+   * command. The caller awaits it before writing anything else on this socket, so frames keep their order.
+   */
+  async replyOffThread(subid: string, objects: CacheObject[]): Promise<void> {
+    if (!this.compress) return this.reply(subid, objects);
+    const json = Buffer.from(JSON.stringify(['EVENTS', subid, objects]));
+    this.send(json.length < OFF_THREAD_BYTES ? deflateSync(json) : await deflateAsync(json), true);
     this.eose(subid);
   }
 

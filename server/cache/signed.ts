@@ -12,6 +12,7 @@ import type { NostrEvent } from '../context.ts';
 import { initVerifier, validateShape, verifySignature } from '../ingest/verify.ts';
 import { Args, CommandError } from './args.ts';
 import type { CommandEnv } from './registry.ts';
+import { CacheKind } from '../../core/kinds.ts';
 
 /** Clients' clocks drift; Primal accepts events up to five minutes ahead (S §3.9). */
 export const MAX_FUTURE_SECONDS = 300;
@@ -21,9 +22,6 @@ const MAX_SIGNED_CHARS = 100_000;
 export const APP_CLIENT = 'Primal-Web App';
 /** NIP-78 application data: what clients sign for settings and for every private request. */
 export const KIND_APP_DATA = 30078;
-export const KIND_WALLET_OPERATION = 10000300;
-export const KIND_NWC_ACTIVE = 10000802;
-export const KIND_NWC_CONNECTION = 10000803;
 
 /**
  * Command → the op names its `d` tag may carry. The reference (protocol C.1) spells some ops
@@ -73,10 +71,10 @@ export const SIGNED_OPS: Readonly<Record<string, readonly string[]>> = {
 
 /** Wallet operations keep the kinds of protocol C.2, so one signed for an op is not even the kind of another. */
 export const WALLET_OP_KINDS: Readonly<Record<string, number>> = {
-  exchange_rate: KIND_WALLET_OPERATION,
-  withdraw: KIND_WALLET_OPERATION,
-  is_user: KIND_NWC_ACTIVE,
-  nwc_connect: KIND_NWC_CONNECTION,
+  exchange_rate: CacheKind.WALLET_OPERATION,
+  withdraw: CacheKind.WALLET_OPERATION,
+  is_user: CacheKind.WALLET_NWC_ACTIVE,
+  nwc_connect: CacheKind.WALLET_NWC_CONNECTION,
 };
 
 export interface VerifyOptions {

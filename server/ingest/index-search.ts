@@ -1,11 +1,13 @@
 /**
- * Keeps the full-text search tables (server/search) in step with the store: every note,
- * article, media post and profile is tokenised at import, a newer version of a replaceable
- * or addressable event replaces the older one's rows, and deletions take rows away.
+ * Keeps the full-text search index (server/search, server/store/search-schema.ts) in step with the
+ * store: every note, article, media post and profile gets a search_docs row and its folded text in
+ * the engine's index (FTS5 on SQLite, a tsvector on PostgreSQL); a newer version of a replaceable or
+ * addressable event replaces the older one's, and deletions take them away.
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
-import { countWords, docKey, hashtagsOf, mediaFlags, terms, tokenize } from '../search/tokens.ts';
+import { countWords, docKey, hashtagsOf, indexText, mediaFlags, tagToken, terms } from '../search/tokens.ts';
+import { PG_TS_CONFIG } from '../store/search-schema.ts';
 import type { Indexer } from './indexers.ts';
 import { addressOf, hasPointer, pointerD, REPLY_KINDS } from './kinds.ts';
 
@@ -13,14 +15,10 @@ import { addressOf, hasPointer, pointerD, REPLY_KINDS } from './kinds.ts';
 export const SEARCH_KINDS = new Set([0, 1, 20, 1111, 30023, 34235, 34236]);
 /** Profile fields user_search matches (S §3.3). */
 const NAME_FIELDS = ['name', 'display_name', 'displayName', 'username', 'nip05', 'lud16'];
-/** Positions past this are not indexed: a book-length article costs no more than a long one. */
-const MAX_POSITIONS = 3000;
+/** Terms past this are not indexed: a book-length article costs no more than a long one. */
+const MAX_TERMS = 3000;
 /** A reply of at least this many characters counts for minlongreplies:. */
 export const LONG_REPLY_CHARS = 100;
-/** Rows per multi-row INSERT; keeps PostgreSQL well under its bind-parameter limit. */
-const ROWS_PER_INSERT = 200;
-/** Keys per IN (...) list when removing a document's rows. */
-const DELETE_CHUNK = 300;
 
 function tagValue(tags: string[][], name: string): string {
   const t = tags.find((x) => x[0] === name && typeof x[1] === 'string');
@@ -51,41 +49,26 @@ function searchText(event: NostrEvent): string[] {
 }
 
 async function insertRows(tx: Queryable, table: string, cols: string[], rows: SqlValue[][]): Promise<void> {
+  if (!rows.length) return;
   const one = `(${cols.map(() => '?').join(', ')})`;
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    await tx.run(
-      `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${chunk.map(() => one).join(', ')} ON CONFLICT DO NOTHING`,
-      chunk.flat(),
-    );
-  }
+  await tx.run(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${rows.map(() => one).join(', ')} ON CONFLICT DO NOTHING`, rows.flat());
 }
 
 interface DocRow {
+  doc: number;
   event_id: string;
   pubkey: string;
   kind: number;
   address: string;
   parent_id: string | null;
   long_reply: number;
-  terms: string;
 }
 
-const DOC_COLS = 'event_id, pubkey, kind, address, parent_id, long_reply, terms';
-
-/** Deletes by primary key, chunked: the document's own term list says which keys it has. */
-async function deleteKeys(tx: Queryable, table: string, col: string, keys: string[], eventId: string): Promise<void> {
-  for (let i = 0; i < keys.length; i += DELETE_CHUNK) {
-    const chunk = keys.slice(i, i + DELETE_CHUNK);
-    await tx.run(`DELETE FROM ${table} WHERE ${col} IN (${chunk.map(() => '?').join(', ')}) AND doc = ?`, [...chunk, docKey(eventId)]);
-  }
-}
+const DOC_COLS = 'doc, event_id, pubkey, kind, address, parent_id, long_reply';
 
 async function removeDoc(tx: Queryable, doc: DocRow): Promise<void> {
-  const listed = doc.terms ? doc.terms.split(' ') : [];
-  await deleteKeys(tx, 'search_terms', 'term', listed.filter((t) => !t.startsWith('#')), doc.event_id);
-  await deleteKeys(tx, 'search_hashtags', 'tag', listed.filter((t) => t.startsWith('#')).map((t) => t.slice(1)), doc.event_id);
-  await tx.run('DELETE FROM search_docs WHERE event_id = ?', [doc.event_id]);
+  if (tx.dialect === 'sqlite') await tx.run('DELETE FROM search_fts WHERE rowid = ?', [doc.doc]);
+  await tx.run('DELETE FROM search_docs WHERE doc = ?', [doc.doc]);
   if (Number(doc.long_reply) && doc.parent_id) {
     await tx.run('UPDATE search_docs SET long_replies = long_replies - 1 WHERE event_id = ? AND long_replies > 0', [doc.parent_id]);
   }
@@ -99,7 +82,19 @@ async function indexUser(tx: Queryable, event: NostrEvent): Promise<void> {
   await insertRows(tx, 'search_user_terms', ['term', 'pubkey'], [...words].map((t) => [t, event.pubkey]));
 }
 
-async function indexEvent(tx: Queryable, event: NostrEvent): Promise<void> {
+const DOC_INSERT_COLS =
+  'doc, event_id, pubkey, kind, created_at, address, is_reply, parent_id, chars, words, long_reply, long_replies, has_image, has_video, has_audio, has_url, has_summary';
+const SQLITE_DOC_INSERT = `INSERT INTO search_docs (${DOC_INSERT_COLS}) VALUES (${DOC_INSERT_COLS.split(',').map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`;
+// The text is folded and split already (tokens.ts), so PostgreSQL's parser sees plain words; tags are
+// lexemes as they are ('#tag'), which no parsed word can equal.
+const PG_DOC_INSERT = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
+  VALUES (${DOC_INSERT_COLS.split(',').map(() => '?').join(', ')}, to_tsvector('${PG_TS_CONFIG}', ?) || array_to_tsvector(string_to_array(?, ' ')))
+  ON CONFLICT DO NOTHING`;
+
+/** Events of one second share a key now and then: the next free key keeps both (key order stays time order). */
+const MAX_KEY_PROBES = 64;
+
+async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promise<void> {
   if (!SEARCH_KINDS.has(event.kind)) return;
   let address = '';
   if (hasPointer(event.kind)) {
@@ -108,7 +103,7 @@ async function indexEvent(tx: Queryable, event: NostrEvent): Promise<void> {
     const mine = await tx.all<DocRow>(`SELECT ${DOC_COLS} FROM search_docs WHERE pubkey = ? AND kind = ?`, [event.pubkey, event.kind]);
     for (const doc of mine) if (doc.address === address && doc.event_id !== event.id) await removeDoc(tx, doc);
   }
-  if (event.kind === 0) await indexUser(tx, event);
+  if (event.kind === 0 && users) await indexUser(tx, event);
 
   const post = REPLY_KINDS.has(event.kind)
     ? await tx.get<{ is_reply: number; parent_id: string | null }>('SELECT is_reply, parent_id FROM posts WHERE event_id = ?', [event.id])
@@ -127,39 +122,57 @@ async function indexEvent(tx: Queryable, event: NostrEvent): Promise<void> {
           [event.id],
         );
   const hasSummary = event.kind === 30023 && tagValue(event.tags, 'summary').trim() !== '' ? 1 : 0;
-
-  const doc = docKey(event.id);
-  const rows: SqlValue[][] = [];
-  const distinct = new Set<string>();
-  let pos = 0;
-  for (const field of searchText(event)) {
-    for (const term of tokenize(field)) {
-      if (pos >= MAX_POSITIONS) break;
-      if (term !== null) {
-        rows.push([term, doc, pos]);
-        distinct.add(term);
-      }
-      pos++;
-    }
-    // A gap between fields keeps a phrase from matching across a title and the text.
-    pos++;
-  }
+  const body = indexText(searchText(event), MAX_TERMS);
   const tags = event.kind === 0 ? [] : hashtagsOf(event.tags, event.content);
-  const listed = [...distinct, ...tags.map((t) => `#${t}`)].join(' ');
 
-  await tx.run(
-    `INSERT INTO search_docs (event_id, doc, pubkey, kind, created_at, address, is_reply, parent_id, chars, words, long_reply,
-       long_replies, has_image, has_video, has_audio, has_url, has_summary, terms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
-    [
-      event.id, doc, event.pubkey, event.kind, event.created_at, address, isReply, parent, chars,
-      event.kind === 0 ? 0 : countWords(event.content), longReply, Number(earlier?.n ?? 0),
-      media.image ? 1 : 0, media.video ? 1 : 0, media.audio ? 1 : 0, media.url ? 1 : 0, hasSummary, listed,
-    ],
-  );
+  const values: SqlValue[] = [
+    0, event.id, event.pubkey, event.kind, event.created_at, address, isReply, parent, chars,
+    event.kind === 0 ? 0 : countWords(event.content), longReply, Number(earlier?.n ?? 0),
+    media.image ? 1 : 0, media.video ? 1 : 0, media.audio ? 1 : 0, media.url ? 1 : 0, hasSummary,
+  ];
+  const sqlite = tx.dialect === 'sqlite';
+  if (!sqlite) values.push(body, tags.map((t) => `#${t}`).join(' '));
+  let doc = docKey(event.id, event.created_at);
+  for (let probe = 0; ; probe++, doc++) {
+    values[0] = doc;
+    if ((await tx.run(sqlite ? SQLITE_DOC_INSERT : PG_DOC_INSERT, values)).changes > 0) break;
+    // Nothing inserted: either this event is indexed already, or another one holds the key.
+    if (probe >= MAX_KEY_PROBES || (await tx.get('SELECT 1 AS x FROM search_docs WHERE event_id = ?', [event.id]))) return;
+  }
+  if (sqlite) await tx.run('INSERT INTO search_fts (rowid, body, tags) VALUES (?, ?, ?)', [doc, body, tags.map(tagToken).join(' ')]);
   if (longReply) await tx.run('UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ?', [parent]);
-  await insertRows(tx, 'search_terms', ['term', 'doc', 'pos'], rows);
-  await insertRows(tx, 'search_hashtags', ['tag', 'doc'], tags.map((t) => [t, doc]));
+}
+
+/** Events per page while a schema upgrade fills the index. */
+const REBUILD_PAGE = 2000;
+
+/**
+ * Fills search_docs and the engine's index from the stored events (the upgrade from the term tables
+ * of schema 3). Only current versions of replaceable and addressable events, oldest first, as the
+ * importer would have indexed them; user_search's name terms are left as they are.
+ */
+export async function rebuildSearchIndex(tx: Queryable): Promise<number> {
+  const kinds = [...SEARCH_KINDS];
+  let after: { at: number; id: string } = { at: -1, id: '' };
+  let count = 0;
+  for (;;) {
+    const rows = await tx.all<NostrEvent & { tags: string; current: string | null }>(
+      `SELECT e.id, e.pubkey, e.created_at, e.kind, e.tags, e.content, e.sig, r.event_id AS current FROM events e
+       LEFT JOIN replaceable r ON r.pubkey = e.pubkey AND r.kind = e.kind AND r.event_id = e.id
+       WHERE e.kind IN (${kinds.map(() => '?').join(', ')}) AND (e.created_at > ? OR (e.created_at = ? AND e.id > ?))
+       ORDER BY e.created_at, e.id LIMIT ${REBUILD_PAGE}`,
+      [...kinds, after.at, after.at, after.id],
+    );
+    for (const row of rows) {
+      if (hasPointer(row.kind) && !row.current) continue;
+      const event: NostrEvent = { ...row, created_at: Number(row.created_at), kind: Number(row.kind), tags: JSON.parse(row.tags) as string[][] };
+      await indexEvent(tx, event, false);
+      count++;
+    }
+    if (rows.length < REBUILD_PAGE) return count;
+    const last = rows[rows.length - 1];
+    after = { at: Number(last.created_at), id: last.id };
+  }
 }
 
 export const searchIndexer: Indexer = {

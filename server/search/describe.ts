@@ -43,7 +43,7 @@ const SCOPE_LABELS: Record<Scope, string> = {
   mynotifications: 'My Notifications',
   notmyfollows: 'Not My Follows',
 };
-const SORT_LABELS = { created_at: 'Time', score: 'Score', replies: 'Replies', satszapped: 'Sats Zapped', likes: 'Likes' } as const;
+const SORT_LABELS = { created_at: 'Time', score: 'Score', replies: 'Replies', satszapped: 'Sats Zapped', likes: 'Likes', relevance: 'Relevance' } as const;
 const SENTIMENT_LABELS = { positive: 'Positive', negative: 'Negative', question: 'Question' } as const;
 const RELATIVE_LABELS: Record<string, string> = {
   last1h: 'Today',

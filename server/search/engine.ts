@@ -1,30 +1,12 @@
 /** Runs searches against the index the search indexer keeps (server/ingest/index-search.ts). */
 import type { Queryable, SqlValue } from '../store/db.ts';
 import type { FeedItem } from '../cache/enrich.ts';
-import { decodePubkey, type Node, type ParsedQuery } from './grammar.ts';
-import { buildSearch, leafCount, type SearchOptions } from './sql.ts';
+import { decodePubkey, type ParsedQuery } from './grammar.ts';
+import { buildSearch, type SearchOptions } from './sql.ts';
 import { fold, prefixRange, terms } from './tokens.ts';
 
-/** A text leaf with fewer rows than this is read first rather than scanning documents by time. */
-const DRIVE_BELOW = 5000;
-const MAX_PROBES = 4;
-
-/** The rarest required text leaf, if one is rare enough (each probe is one bounded index range count). */
-async function pickDriver(db: Queryable, expr: Node | null): Promise<Node | undefined> {
-  const required = !expr ? [] : expr.type === 'and' ? expr.items : [expr];
-  const leaves = required.filter((n) => n.type === 'word' || n.type === 'phrase' || n.type === 'hashtag').slice(0, MAX_PROBES);
-  let best: { node: Node; n: number } | undefined;
-  for (const node of leaves) {
-    const { sql, params } = leafCount(node, DRIVE_BELOW);
-    const n = Number((await db.get<{ n: number | string }>(sql, params))?.n ?? DRIVE_BELOW);
-    if (n < DRIVE_BELOW && (!best || n < best.n)) best = { node, n };
-  }
-  return best?.node;
-}
-
-export async function searchItems(db: Queryable, q: ParsedQuery, opts: SearchOptions): Promise<FeedItem[]> {
-  const driver = await pickDriver(db, q.expr);
-  const { sql, params } = buildSearch(q, { ...opts, driver });
+export async function searchItems(db: Queryable, q: ParsedQuery, opts: Omit<SearchOptions, 'dialect'>): Promise<FeedItem[]> {
+  const { sql, params } = buildSearch(q, { ...opts, dialect: db.dialect });
   const rows = await db.all<{ id: string; k: number | string | null }>(sql, params);
   return rows.map((r) => ({ id: r.id, key: Number(r.k ?? 0) }));
 }

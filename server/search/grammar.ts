@@ -13,7 +13,8 @@ export { GrammarError };
 
 export const SCOPES = ['myfollows', 'mynetwork', 'myfollowsinteractions', 'mynetworkinteractions', 'mynotifications', 'notmyfollows'] as const;
 export type Scope = (typeof SCOPES)[number];
-export const ORDERS = ['created_at', 'score', 'replies', 'satszapped', 'likes'] as const;
+/** relevance: bm25 / ts_rank of the query's text (created_at order when it has no text). */
+export const ORDERS = ['created_at', 'score', 'replies', 'satszapped', 'likes', 'relevance'] as const;
 export type OrderBy = (typeof ORDERS)[number];
 export const METRICS = ['score', 'likes', 'zaps', 'replies', 'reposts', 'satszapped', 'interactions', 'words'] as const;
 export type Metric = (typeof METRICS)[number];

@@ -1,11 +1,13 @@
 /**
- * Turns a parsed query (grammar.ts) into one portable SELECT over search_docs. Every
- * condition is an indexed lookup: terms by (term, doc, pos), hashtags by tag, people
+ * Turns a parsed query (grammar.ts) into one SELECT over search_docs. Text (words, phrases,
+ * hashtags, with AND / OR / NOT between them) compiles to the store's own full-text engine: an
+ * FTS5 MATCH on SQLite, a tsquery against the GIN-indexed tsvector on PostgreSQL. People go
  * through event_tags / zaps / follows, thresholds through event_stats by event id.
  */
-import type { SqlValue } from '../store/db.ts';
+import type { Database, SqlValue } from '../store/db.ts';
+import { PG_TS_CONFIG } from '../store/search-schema.ts';
 import { mentionsKind, type Metric, type Node, type ParsedQuery, type Scope } from './grammar.ts';
-import { prefixRange } from './tokens.ts';
+import { docKeyAfter, tagToken } from './tokens.ts';
 
 export interface SearchPage {
   /** Bounds on the sort key: created_at, or the orderby metric (S §3.4 paging). */
@@ -17,11 +19,7 @@ export interface SearchPage {
 
 export interface SearchOptions {
   viewer?: string;
-  /**
-   * A required text leaf (word, phrase or hashtag) rare enough to start from: the query then
-   * reads that leaf's documents first instead of walking every document newest first.
-   */
-  driver?: Node;
+  dialect: Database['dialect'];
   /** Kinds searched when the query names none (notes by default). */
   defaultKinds: number[];
   page: SearchPage;
@@ -52,77 +50,132 @@ const METRIC_SQL: Record<Metric, string> = {
   words: 'd.words',
 };
 
+/** A text leaf: what the full-text engine answers by itself. */
+const isLeaf = (n: Node) => n.type === 'word' || n.type === 'phrase' || n.type === 'hashtag';
+
+/**
+ * Whether the engine can answer the node alone: text leaves joined by AND / OR, with negated text
+ * inside an AND beside at least one positive part (neither engine can list "every document but").
+ */
+function isText(n: Node): boolean {
+  if (isLeaf(n)) return true;
+  if (n.type === 'or') return n.items.every(isText);
+  if (n.type === 'and') {
+    const negated = (x: Node) => x.type === 'not' && isText(x.item);
+    return n.items.every((x) => isText(x) || negated(x)) && n.items.some((x) => isText(x));
+  }
+  return false;
+}
+
+/** The parts of an AND the engine can take in one query, and the rest; text is null without a positive part. */
+function splitText(items: Node[]): { text: Node | null; rest: Node[] } {
+  const mine = items.filter((x) => isText(x) || (x.type === 'not' && isText(x.item)));
+  if (!mine.some(isText)) return { text: null, rest: items };
+  return { text: mine.length === 1 ? mine[0] : { type: 'and', items: mine }, rest: items.filter((x) => !mine.includes(x)) };
+}
+
+const quoteFts = (terms: string[]) => `"${terms.join(' ')}"`;
+/** A lexeme in tsquery syntax: quoted, with quotes and backslashes escaped. */
+const quoteLexeme = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
 class Builder {
   readonly params: SqlValue[] = [];
 
-  constructor(private readonly viewer: string | undefined) {}
+  constructor(
+    private readonly viewer: string | undefined,
+    private readonly dialect: Database['dialect'],
+    /** Relevance ordering: a prefix word also matches as a whole word, so a note holding the word itself ranks first. */
+    private readonly ranked = false,
+  ) {}
 
-  private p(v: SqlValue): string {
+  p(v: SqlValue): string {
     this.params.push(v);
     return '?';
   }
 
-  private termMatch(term: string, prefix: boolean): string {
-    if (!prefix) return `term = ${this.p(term)}`;
-    const { lo, hi } = prefixRange(term);
-    // Terms hold only letters and digits, so the LIKE pattern has no wildcards of its own.
-    return hi === null ? `term >= ${this.p(lo)} AND term LIKE ${this.p(`${lo}%`)}` : `term >= ${this.p(lo)} AND term < ${this.p(hi)}`;
-  }
-
-  /** The docs of a text leaf, as a subquery selecting `doc` (with repeats: one row per position). */
-  leafDocs(n: Node): string {
+  /** FTS5 query syntax for a text node (isText). Terms hold only letters and digits, so quoting is enough. */
+  private fts5(n: Node): string {
     switch (n.type) {
-      case 'word':
-        return `SELECT doc FROM search_terms WHERE ${this.termMatch(n.term, n.prefix)}`;
-      case 'hashtag':
-        return `SELECT doc FROM search_hashtags WHERE tag = ${this.p(n.tag)}`;
+      case 'word': {
+        const t = quoteFts([n.term]);
+        if (!n.prefix) return `body : ${t}`;
+        return this.ranked ? `body : (${t} OR ${t}*)` : `body : ${t}*`;
+      }
       case 'phrase':
-      case 'url':
-        return this.phraseDocs(n.terms);
+        return `body : ${quoteFts(n.terms)}`;
+      case 'hashtag':
+        return `tags : ${quoteFts([tagToken(n.tag)])}`;
+      case 'or':
+        return `(${n.items.map((x) => this.fts5(x)).join(' OR ')})`;
+      case 'and': {
+        const pos = n.items.filter((x) => x.type !== 'not').map((x) => this.fts5(x));
+        const neg = n.items.flatMap((x) => (x.type === 'not' ? [this.fts5(x.item)] : []));
+        const all = `(${pos.join(' AND ')})`;
+        return neg.length ? `(${all} NOT (${neg.join(' OR ')}))` : all;
+      }
       default:
-        throw new Error(`not a text leaf: ${n.type}`);
+        throw new Error(`not text: ${n.type}`);
     }
   }
 
-  /** Docs holding the terms at consecutive positions; with `doc`, only that document is looked at. */
-  private phraseDocs(terms: string[], doc?: string): string {
-    let from = 'search_terms t0';
-    const where: string[] = [`t0.term = ${this.p(terms[0])}`];
-    if (doc) where.push(`t0.doc = ${doc}`);
-    for (let i = 1; i < terms.length; i++) {
-      from += ` JOIN search_terms t${i} ON t${i}.doc = t0.doc AND t${i}.pos = t0.pos + ${i}`;
-      where.push(`t${i}.term = ${this.p(terms[i])}`);
+  /** A tsquery expression for a text node (isText); its parameters are pushed in text order. */
+  private tsquery(n: Node): string {
+    const cfg = `'${PG_TS_CONFIG}'`;
+    switch (n.type) {
+      case 'word': {
+        const t = quoteLexeme(n.term);
+        if (!n.prefix) return `to_tsquery(${cfg}, ${this.p(t)})`;
+        const prefix = `to_tsquery(${cfg}, ${this.p(`${t}:*`)})`;
+        return this.ranked ? `(to_tsquery(${cfg}, ${this.p(t)}) || ${prefix})` : prefix;
+      }
+      case 'phrase':
+        return `to_tsquery(${cfg}, ${this.p(n.terms.map(quoteLexeme).join(' <-> '))})`;
+      case 'hashtag':
+        // Stored as the lexeme '#tag' (index-search.ts), matched as it is, without the parser.
+        return `CAST(${this.p(quoteLexeme(`#${n.tag}`))} AS tsquery)`;
+      case 'or':
+        return `(${n.items.map((x) => this.tsquery(x)).join(' || ')})`;
+      case 'and':
+        return `(${n.items.map((x) => (x.type === 'not' ? `!!${this.tsquery(x.item)}` : this.tsquery(x))).join(' && ')})`;
+      default:
+        throw new Error(`not text: ${n.type}`);
     }
-    return `SELECT t0.doc FROM ${from} WHERE ${where.join(' AND ')}`;
   }
 
-  private phrase(terms: string[]): string {
-    return `EXISTS (${this.phraseDocs(terms, 'd.doc')})`;
+  /** The engine query of a text node: an FTS5 MATCH string parameter, or a tsquery expression. */
+  textQuery(n: Node): string {
+    return this.dialect === 'sqlite' ? this.p(this.fts5(n)) : this.tsquery(n);
+  }
+
+  /** A condition on d that holds for documents matching a text node. */
+  private textMatch(n: Node): string {
+    if (this.dialect === 'sqlite') return `d.doc IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${this.textQuery(n)})`;
+    return `d.fts @@ ${this.textQuery(n)}`;
   }
 
   node(n: Node): string {
+    if (isText(n)) return this.textMatch(n);
     switch (n.type) {
-      case 'and':
-        return `(${n.items.map((x) => this.node(x)).join(' AND ')})`;
+      case 'and': {
+        // The text of an AND goes to the engine as one query; the other conditions filter beside it.
+        const { text, rest } = splitText(n.items);
+        const parts = text ? [this.textMatch(text), ...rest.map((x) => this.node(x))] : n.items.map((x) => this.node(x));
+        return `(${parts.join(' AND ')})`;
+      }
       case 'or':
         return `(${n.items.map((x) => this.node(x)).join(' OR ')})`;
       case 'not':
         return `NOT (${this.node(n.item)})`;
       case 'word':
-        // A prefix is a key range: list its docs once. An exact term is probed per document on
-        // (term, doc), so a common word costs nothing until a scan actually reaches a row.
-        if (n.prefix) return `d.doc IN (${this.leafDocs(n)})`;
-        return `EXISTS (SELECT 1 FROM search_terms et WHERE et.term = ${this.p(n.term)} AND et.doc = d.doc)`;
       case 'hashtag':
-        return `EXISTS (SELECT 1 FROM search_hashtags eh WHERE eh.tag = ${this.p(n.tag)} AND eh.doc = d.doc)`;
       case 'phrase':
-        return `EXISTS (${this.phraseDocs(n.terms, 'd.doc')})`;
+        return this.textMatch(n);
       case 'kind':
         return `d.kind = ${this.p(n.kind)}`;
       case 'media':
         return { image: 'd.has_image = 1', video: 'd.has_video = 1', audio: 'd.has_audio = 1', url: 'd.has_url = 1' }[n.media];
       case 'url':
-        return `(d.has_url = 1 AND ${this.phrase(n.terms)})`;
+        return `(d.has_url = 1 AND ${this.textMatch(n.terms.length === 1 ? { type: 'word', term: n.terms[0], prefix: false, raw: '' } : { type: 'phrase', terms: n.terms, raw: '' })})`;
       case 'ref': {
         const names = n.ref === 'e' ? "'e', 'q'" : "'a', 'q'";
         return `d.event_id IN (SELECT event_id FROM event_tags WHERE name IN (${names}) AND value = ${this.p(n.value)})`;
@@ -192,27 +245,52 @@ class Builder {
 }
 
 const needsStats = (q: ParsedQuery) =>
-  q.orderBy !== 'created_at' || Object.keys(q.min).some((m) => m !== 'words') || Object.keys(q.max).some((m) => m !== 'words');
+  !['created_at', 'relevance'].includes(q.orderBy) ||
+  Object.keys(q.min).some((m) => m !== 'words') ||
+  Object.keys(q.max).some((m) => m !== 'words');
+
+/** Relevance as an integer sort key (bigger is better) for the RANGE. */
+const RANK_SCALE = 1_000_000;
 
 /** The SELECT returning (id, k) rows: k is the sort key that goes into the RANGE. */
 export function buildSearch(q: ParsedQuery, opts: SearchOptions): BuiltQuery {
-  const b = new Builder(opts.viewer);
+  const sqlite = opts.dialect === 'sqlite';
+  const relevance = q.orderBy === 'relevance';
+  const b = new Builder(opts.viewer, opts.dialect, relevance);
   const where: string[] = [];
-  // The driver's parameters come first: its subquery is the first thing in the FROM clause.
-  // CROSS JOIN keeps SQLite from reordering it; PostgreSQL plans it with its own statistics.
-  const from = opts.driver
-    ? `(SELECT DISTINCT doc FROM (${b.leafDocs(opts.driver)}) l) x CROSS JOIN search_docs d`
-    : 'search_docs d';
-  if (opts.driver) where.push('d.doc = x.doc');
-  if (q.expr) where.push(b.node(q.expr));
+  // The required text of the query, answered by the engine first.
+  const { text, rest } = !q.expr ? { text: null, rest: [] } : q.expr.type === 'and' ? splitText(q.expr.items) : splitText([q.expr]);
+  // SQLite: the FTS index drives, newest key first (key order is time order, search-schema.ts), so a
+  // common word stops after a page. PostgreSQL plans the GIN lookup against the time index itself.
+  // Parameters go in text order: PostgreSQL's rank expression sits in the select list, before WHERE.
+  let from = 'search_docs d';
+  let rank = '0';
+  let order = 'd.created_at';
+  if (text && sqlite) {
+    from = 'search_fts CROSS JOIN search_docs d';
+    where.push(`search_fts MATCH ${b.textQuery(text)}`, 'd.doc = search_fts.rowid');
+    rank = `CAST(-bm25(search_fts) * ${RANK_SCALE} AS INTEGER)`;
+    order = 'search_fts.rowid';
+  } else if (text) {
+    if (relevance) rank = `CAST(ts_rank(d.fts, ${b.textQuery(text)}) * ${RANK_SCALE} AS BIGINT)`;
+    where.push(`d.fts @@ ${b.textQuery(text)}`);
+  }
+  const others = text ? rest : q.expr ? [q.expr] : [];
+  for (const n of others) where.push(b.node(n));
   if (!mentionsKind(q.expr)) where.push(b.kinds(opts.defaultKinds));
   if (q.scope) where.push(b.scope(q.scope));
   for (const f of q.features) {
     const cond = b.feature(f);
     if (cond) where.push(cond);
   }
-  b.bound('d.created_at', '>=', q.since, where);
-  b.bound('d.created_at', '<=', q.until, where);
+  const timeBounds = (since: number | undefined, until: number | undefined) => {
+    b.bound('d.created_at', '>=', since, where);
+    b.bound('d.created_at', '<=', until, where);
+    // The same window on the FTS rowid, so the engine skips what lies outside it.
+    if (order === 'search_fts.rowid' && since !== undefined) where.push(`search_fts.rowid >= ${b.p(docKeyAfter(since - 1))}`);
+    if (order === 'search_fts.rowid' && until !== undefined) where.push(`search_fts.rowid < ${b.p(docKeyAfter(until))}`);
+  };
+  timeBounds(q.since, q.until);
   for (const [m, v] of Object.entries(q.min)) b.bound(METRIC_SQL[m as Metric], '>=', v, where);
   for (const [m, v] of Object.entries(q.max)) b.bound(METRIC_SQL[m as Metric], '<=', v, where);
   b.bound('d.chars', '<=', q.maxChars, where);
@@ -221,27 +299,19 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions): BuiltQuery {
   const join = needsStats(q) ? 'LEFT JOIN event_stats s ON s.event_id = d.event_id' : '';
   const page = opts.page;
   if (q.orderBy === 'created_at') {
-    b.bound('d.created_at', '>=', page.since, where);
-    b.bound('d.created_at', '<=', page.until, where);
+    timeBounds(page.since, page.until);
     // No tie-breaker: ordering by the index's own column lets a scan stop once the page is full.
     const sql = `SELECT d.event_id AS id, d.created_at AS k FROM ${from} ${join}
-      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY d.created_at DESC LIMIT ? OFFSET ?`;
+      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ? OFFSET ?`;
     return { sql, params: [...b.params, page.limit, page.offset] };
   }
-  const metric = METRIC_SQL[q.orderBy];
+  const metric = q.orderBy === 'relevance' ? rank : METRIC_SQL[q.orderBy];
   const outer: string[] = [];
   b.bound('w.k', '>=', page.since, outer);
   b.bound('w.k', '<=', page.until, outer);
   const sql = `SELECT w.id AS id, w.k AS k FROM (
       SELECT d.event_id AS id, d.created_at AS t, ${metric} AS k FROM ${from} ${join}
-      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY d.created_at DESC LIMIT ${RANK_WINDOW}) w
+      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ${RANK_WINDOW}) w
     ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''} ORDER BY w.k DESC, w.t DESC, w.id ASC LIMIT ? OFFSET ?`;
   return { sql, params: [...b.params, page.limit, page.offset] };
-}
-
-/** Counts a text leaf's rows up to `cap`, to judge whether it is rare enough to drive the query. */
-export function leafCount(leaf: Node, cap: number): BuiltQuery {
-  const b = new Builder(undefined);
-  const sql = `SELECT COUNT(*) AS n FROM (${b.leafDocs(leaf)} LIMIT ${cap}) c`;
-  return { sql, params: b.params };
 }

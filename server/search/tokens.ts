@@ -109,9 +109,53 @@ export function mediaFlags(kind: number, tags: string[][], content: string): Med
   return flags;
 }
 
-/** The search key of an event: its id's first 60 bits, a BIGINT on both stores (schema: search_docs.doc). */
-export function docKey(eventId: string): bigint {
-  return BigInt(`0x${eventId.slice(0, 15)}`);
+/** Bits of the search key below the second: the id's first 20 bits, so events of one second rarely clash. */
+const SUBSECOND_BITS = 20;
+/** created_at is clamped here so every key stays a safe integer on both stores (year 2223). */
+const MAX_KEY_TIME = 8_000_000_000;
+
+/**
+ * The search key of an event (search_docs.doc, the FTS rowid): created_at then the id's first 20 bits,
+ * so key order is time order. The indexer takes the next free key on the rare clash.
+ */
+export function docKey(eventId: string, createdAt: number): number {
+  const at = Math.min(Math.max(Math.floor(createdAt) || 0, 0), MAX_KEY_TIME);
+  return at * 2 ** SUBSECOND_BITS + parseInt(eventId.slice(0, 5), 16);
+}
+
+/** The smallest key of the second after `at`: `doc < docKeyAfter(at)` is `created_at <= at`. */
+export function docKeyAfter(at: number): number {
+  return (Math.min(Math.max(Math.floor(at), -1), MAX_KEY_TIME) + 1) * 2 ** SUBSECOND_BITS;
+}
+
+/**
+ * Put between two fields of the indexed text: longer than MAX_TERM_LENGTH, so no query can name it,
+ * and it keeps a phrase from matching across a title and the text.
+ */
+export const FIELD_GAP = 'x'.repeat(MAX_TERM_LENGTH + 1);
+
+/** The text handed to the engine: folded terms of each field, fields apart, at most `maxTerms` terms. */
+export function indexText(fields: string[], maxTerms: number): string {
+  const out: string[] = [];
+  for (const field of fields) {
+    const words = tokenize(field).filter((t): t is string => t !== null);
+    if (!words.length) continue;
+    if (out.length) out.push(FIELD_GAP);
+    for (const w of words) {
+      if (out.length >= maxTerms) return out.join(' ');
+      out.push(w);
+    }
+  }
+  return out.join(' ');
+}
+
+/**
+ * A hashtag as one token of SQLite's unicode61 tokenizer (letters and digits only): a tag with other
+ * characters ("a-b", "x_y") is spelt as 'x' and its UTF-8 bytes in hex.
+ */
+export function tagToken(tag: string): string {
+  if (/^[\p{L}\p{N}]+$/u.test(tag)) return tag;
+  return `x${[...new TextEncoder().encode(tag)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** Whitespace-separated words, counted as the reads pipeline counts them. */

@@ -11,13 +11,14 @@ export interface RunResult {
 }
 
 export interface Queryable {
+  /** Which engine runs the statements: the few dialect-only features (full-text search) branch on it. */
+  readonly dialect: 'sqlite' | 'postgres';
   all<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T[]>;
   get<T = Record<string, unknown>>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
   run(sql: string, params?: SqlValue[]): Promise<RunResult>;
 }
 
 export interface Database extends Queryable {
-  readonly dialect: 'sqlite' | 'postgres';
   /**
    * Runs `fn` atomically. Transactions are serialised: while one is open no other
    * write on this database starts, so interleaved awaits cannot see half a batch.

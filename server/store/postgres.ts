@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
+import { rebuildSearchIndex } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
+import { OLD_SEARCH_TABLES, searchSchema } from './search-schema.ts';
 
 // BIGINT columns hold unix times and sat amounts, far below 2^53: read them as numbers
 // so both backends hand the same row shapes to the code above the seam.
@@ -46,6 +48,7 @@ function bind(client: pg.Pool | pg.PoolClient): Queryable {
     return client.query({ text, name, values: params.map((p) => (typeof p === 'bigint' ? p.toString() : p)) });
   };
   return {
+    dialect: 'postgres',
     async all<T>(sql: string, params?: SqlValue[]) {
       return (await query(sql, params)).rows as T[];
     },
@@ -68,10 +71,20 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     await setup.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
     await setup.query(SCHEMA_VERSION_TABLE);
     const version = await setup.query('SELECT version FROM schema_version WHERE id = $1', [1]);
-    checkSchemaVersion(version.rows[0]?.version);
-    for (const stmt of SCHEMA) await setup.query(stmt);
+    const upgrade = checkSchemaVersion(version.rows[0]?.version);
+    // An upgrade drops the term tables, builds the new index from the stored events and bumps the
+    // version in one transaction: a crash half-way leaves the old version, which upgrades again.
+    if (upgrade) await setup.query('BEGIN');
+    if (upgrade) for (const table of OLD_SEARCH_TABLES) await setup.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const stmt of [...SCHEMA, ...searchSchema('postgres')]) await setup.query(stmt);
+    if (upgrade) {
+      await rebuildSearchIndex(bind(setup));
+      await setup.query('UPDATE schema_version SET version = $1 WHERE id = $2', [SCHEMA_VERSION, 1]);
+      await setup.query('COMMIT');
+    }
     await setup.query('INSERT INTO schema_version (id, version) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [1, SCHEMA_VERSION]);
   } catch (err) {
+    await setup.query('ROLLBACK').catch(() => undefined);
     setup.release();
     await pool.end();
     throw err;
@@ -83,7 +96,6 @@ export async function openPostgres(connectionString: string): Promise<Database> 
   // Same contract as the SQLite store: transactions do not overlap each other.
   let tail: Promise<unknown> = Promise.resolve();
   return {
-    dialect: 'postgres',
     ...q,
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const next = tail.then(async () => {

@@ -2,7 +2,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
+import { rebuildSearchIndex } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
+import { OLD_SEARCH_TABLES, searchSchema } from './search-schema.ts';
 
 /**
  * Tables whose rows exist nowhere else (a user's settings, memberships and payments, wallet
@@ -26,9 +28,11 @@ export function openSqlite(file: string): Database {
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA_VERSION_TABLE);
   const version = db.prepare('SELECT version FROM schema_version WHERE id = ?').get(1) as { version: number } | undefined;
-  checkSchemaVersion(version?.version);
-  for (const stmt of SCHEMA) db.exec(stmt);
-  db.prepare('INSERT INTO schema_version (id, version) VALUES (?, ?) ON CONFLICT (id) DO NOTHING').run(1, SCHEMA_VERSION);
+  const upgrade = checkSchemaVersion(version?.version);
+  if (upgrade) for (const table of OLD_SEARCH_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+  for (const stmt of [...SCHEMA, ...searchSchema('sqlite')]) db.exec(stmt);
+  // An upgraded file gets its new version with the filled index, in the transaction that fills it (below).
+  if (!upgrade) db.prepare('INSERT INTO schema_version (id, version) VALUES (?, ?) ON CONFLICT (id) DO NOTHING').run(1, SCHEMA_VERSION);
 
   // Prepared statements are cached by their text: the same few hundred queries run millions of times.
   const cache = new Map<string, BetterSqlite3.Statement>();
@@ -50,6 +54,7 @@ export function openSqlite(file: string): Database {
   let touchedDurable = false;
 
   const tx: Queryable = {
+    dialect: 'sqlite',
     async all<T>(sql: string, params: SqlValue[] = []) {
       return prepare(sql).all(...params) as T[];
     },
@@ -65,10 +70,17 @@ export function openSqlite(file: string): Database {
   // One connection, so transactions must not overlap: queue them.
   let tail: Promise<unknown> = Promise.resolve();
   let open = false;
-  return {
+  const store: Database = {
     dialect: 'sqlite',
-    all: tx.all,
-    get: tx.get,
+    // Reads wait for a schema upgrade's fill, so nobody sees a half-built search index.
+    async all<T>(sql: string, params: SqlValue[] = []) {
+      if (upgrading) await upgrading;
+      return tx.all<T>(sql, params);
+    },
+    async get<T>(sql: string, params: SqlValue[] = []) {
+      if (upgrading) await upgrading;
+      return tx.get<T>(sql, params);
+    },
     // A write from outside while a transaction is open would run on the same connection, inside it:
     // acknowledged, yet lost if that transaction rolls back or the process dies before its COMMIT.
     // So it waits for the open transaction (and any queued before it) to end.
@@ -110,4 +122,19 @@ export function openSqlite(file: string): Database {
       db.close();
     },
   };
+  // The fill is the first queued transaction: every write and transaction waits behind it. It runs on
+  // synchronous statements, so it is done before the caller gets to any I/O.
+  let upgrading: Promise<unknown> | null = upgrade
+    ? store
+        .transaction(async (t) => {
+          await rebuildSearchIndex(t);
+          await t.run('UPDATE schema_version SET version = ? WHERE id = ?', [SCHEMA_VERSION, 1]);
+        })
+        // Logged, not thrown: the file stays at the old version, so the next start drops and refills again.
+        .catch((err: unknown) => console.error('search index upgrade failed', err))
+        .finally(() => {
+          upgrading = null;
+        })
+    : null;
+  return store;
 }

@@ -16,7 +16,7 @@ import { Args, CommandError } from '../cache/args.ts';
 import { exchangeRateReply } from '../cache/commands/membership.ts';
 import type { CacheObject } from '../cache/data.ts';
 import type { Command, CommandEnv } from '../cache/registry.ts';
-import { KIND_NWC_ACTIVE, KIND_NWC_CONNECTION, KIND_WALLET_OPERATION, MAX_AGE_SECONDS, verifySignedRequest, WALLET_OP_KINDS } from '../cache/signed.ts';
+import { MAX_AGE_SECONDS, verifySignedRequest, WALLET_OP_KINDS } from '../cache/signed.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import { serverOrigin } from '../membership/content.ts';
@@ -24,8 +24,8 @@ import { isPremium, membershipOf } from '../membership/store.ts';
 import { demoAddressOf } from '../lightning/ledger.ts';
 import { NWC_METHODS, saveLimits, serveConnection, type NwcLimits } from '../lightning/nwc.ts';
 import { BUDGET_RENEWALS, type BudgetRenewal } from '../lightning/rules.ts';
+import { CacheKind } from '../../core/kinds.ts';
 
-export { KIND_NWC_ACTIVE, KIND_NWC_CONNECTION, KIND_WALLET_OPERATION };
 const MAX_CONNECTIONS = 20;
 /**
  * nwc_connect hands out a spending secret to whoever sends the signed event: beyond the five-minute
@@ -57,7 +57,7 @@ async function isUser(env: CommandEnv, params: Args): Promise<CacheObject> {
       (await db.get(`SELECT 1 AS x FROM replaceable WHERE pubkey = ? AND kind = 0 AND d = ''`, [pubkey]));
     if (known) answer = '1';
   }
-  return { kind: KIND_NWC_ACTIVE, content: answer };
+  return { kind: CacheKind.WALLET_NWC_ACTIVE, content: answer };
 }
 
 /** Optional permissions and budget of a new connection: methods (subset of NWC_METHODS), budget_sats (0 = none), budget_renewal. */
@@ -112,7 +112,7 @@ async function nwcConnect(env: CommandEnv, ev: NostrEvent, params: Args): Promis
   const lud16 = isPremium(m) && m.name ? `${m.name}@${ctx.config.nip05Domain}` : await demoAddressOf(ctx.db, ctx.config.nip05Domain, ev.pubkey);
   if (lud16) query.set('lud16', lud16);
   const uri = `nostr+walletconnect://${getPublicKey(await serviceKey(ctx.db))}?${query.toString()}`;
-  return { kind: KIND_NWC_CONNECTION, content: JSON.stringify({ uri }) };
+  return { kind: CacheKind.WALLET_NWC_CONNECTION, content: JSON.stringify({ uri }) };
 }
 
 /**

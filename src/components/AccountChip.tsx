@@ -12,6 +12,7 @@ import type { AccountSnapshot, ActionResult, NostrEvent, Profile } from '../../c
 import { Avatar } from './Avatar';
 import { openLogin, openOverlay } from '../lib/overlays';
 import { stopPushBeforeLogout } from '../lib/push';
+import { useWorkerRequest } from '../lib/useWorkerRequest';
 import '../styles/account.css';
 
 /** States in which the worker is still finding out who is signed in, or is signing in right now. */
@@ -19,23 +20,17 @@ const PENDING = new Set<AccountSnapshot['login']['state']>(['booting', 'detectin
 
 /** The user's kind-0 profile from the cache server; the account record's copy when it has one. */
 function useProfile(pubkey: string | undefined, stored: Profile | undefined): Profile | null {
-  const [fetched, setFetched] = useState<Profile | null>(null);
-  useEffect(() => {
-    setFetched(null);
-    if (!pubkey || stored) return;
-    let live = true;
-    connect()
-      .then((api) => api.request('user_infos', { pubkeys: [pubkey] }))
-      .then((reply) => {
-        const meta = reply.events.find((e) => e.kind === 0 && e.pubkey === pubkey) as NostrEvent | undefined;
-        if (live) setFetched(meta ? parseProfile(meta) : emptyProfile(pubkey));
-      })
-      // Without the cache server the npub still names the user.
-      .catch(() => live && setFetched(emptyProfile(pubkey)));
-    return () => {
-      live = false;
-    };
-  }, [pubkey, stored]);
+  // Without the cache server the npub still names the user.
+  const { data: fetched } = useWorkerRequest(
+    pubkey && !stored
+      ? (api) =>
+          api.request('user_infos', { pubkeys: [pubkey] }).then((reply) => {
+            const meta = reply.events.find((e) => e.kind === 0 && e.pubkey === pubkey) as NostrEvent | undefined;
+            return meta ? parseProfile(meta) : emptyProfile(pubkey);
+          })
+      : null,
+    [pubkey, stored],
+  );
   if (!pubkey) return null;
   return stored ?? fetched ?? emptyProfile(pubkey);
 }

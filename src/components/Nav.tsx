@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import {
@@ -18,6 +18,7 @@ import { AccountChip } from './AccountChip';
 import { NewNoteButton } from './composer/ComposeButton';
 import { version } from '../../package.json';
 import { formatBadgeCount } from '../lib/format';
+import { toastError, toastSuccess } from '../lib/toast';
 import { useDmCount, useNotificationCount, useReleases } from './notifications/badges';
 import './notifications/nav.css';
 
@@ -88,13 +89,6 @@ function Badge({ item, badges }: { item: NavItem['key']; badges: ReturnType<type
 /** Shares the app's address: the system share sheet where there is one, else the clipboard and a toast. */
 function ShareButton() {
   const { t } = useTranslation();
-  const [toast, setToast] = useState<string | null>(null);
-  useEffect(() => {
-    if (!toast) return;
-    // Spec §9: success toasts stay 2 seconds.
-    const timer = window.setTimeout(() => setToast(null), 2000);
-    return () => window.clearTimeout(timer);
-  }, [toast]);
   const share = async () => {
     const url = `${location.origin}/home`;
     if (typeof navigator.share === 'function') {
@@ -107,20 +101,15 @@ function ShareButton() {
     }
     try {
       await navigator.clipboard.writeText(url);
-      setToast(t('nav.shareCopied'));
+      toastSuccess(t('nav.shareCopied'));
     } catch {
-      setToast(t('nav.shareFailed', { url }));
+      toastError(t('nav.shareFailed', { url }));
     }
   };
   return (
-    <>
-      <button type="button" className="nav-extra-link" onClick={() => void share()}>
-        {t('nav.share')}
-      </button>
-      <div className="toast-region" role="status" aria-live="polite">
-        {toast && <p className="toast">{toast}</p>}
-      </div>
-    </>
+    <button type="button" className="nav-extra-link" onClick={() => void share()}>
+      {t('nav.share')}
+    </button>
   );
 }
 

@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useState, type SyntheticEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { naddrEncode, neventEncode, npubEncode } from 'nostr-tools/nip19';
+import { npubEncode } from 'nostr-tools/nip19';
 import type { FeedNote, ReactionTab } from '../../core/types';
 import { displayName, shortNpub } from '../../core/profile';
 import { formatFullDate, formatRelativeTime } from '../lib/format';
@@ -14,7 +14,7 @@ import { NoteStats } from './NoteStats';
 import { TopZaps } from './TopZaps';
 import { NoteMore } from './actions/NoteMore';
 import { ACTIONS_NS, useDeletedNotes } from './actions/state';
-import { noteHref, npubOf, profileHref } from '../lib/links';
+import { addressHref, noteHref, npubOf, profileHref } from '../lib/links';
 import { MemberBadge } from './MemberBadge';
 
 // The modal and its lists load on the first click, not with every feed.
@@ -22,13 +22,9 @@ const ReactionsModal = lazy(() => import('./ReactionsModal'));
 
 /** Where the reply context points: the parent note (or article), named by its author. */
 function parentHref(id: string, pubkey?: string): string {
-  try {
-    const [kind, author, identifier] = id.split(':');
-    if (author !== undefined && identifier !== undefined) return `/a/${naddrEncode({ kind: Number(kind), pubkey: author, identifier })}`;
-    return `/e/${neventEncode({ id, author: pubkey })}`;
-  } catch {
-    return `/e/${id}`;
-  }
+  const [kind, author, identifier] = id.split(':');
+  if (author !== undefined && identifier !== undefined) return addressHref({ kind: Number(kind), pubkey: author, identifier }, undefined, `/e/${id}`);
+  return noteHref({ id, pubkey });
 }
 
 function replyName(replyTo: NonNullable<FeedNote['replyTo']>): { name: string; href: string } | null {
@@ -81,7 +77,7 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
   }
 
   return (
-    <article className="note" data-note-id={event.id} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
+    <article className={note.local ? 'note note-pending' : 'note'} data-note-id={event.id} data-local={note.local} aria-labelledby={headingId} aria-posinset={position} aria-setsize={setSize}>
       {note.repostedBy && (
         <p className="note-repost">
           <RepostIcon size={16} />
@@ -113,6 +109,11 @@ export const NoteCard = memo(function NoteCard({ note, position, setSize }: Note
                 {formatRelativeTime(event.created_at, now, locale)}
               </time>
             </Link>
+            {note.local === 'pending' && (
+              <span className="note-pending-mark" role="status" title={t('note.pendingTitle')}>
+                {t('note.pending')}
+              </span>
+            )}
             <NoteMore note={note} />
           </header>
           {reply && (

@@ -9,6 +9,7 @@ import { useNow } from '../lib/hooks';
 import { mediaUrl } from '../lib/media';
 import { NOTE_NS } from '../lib/noteI18n';
 import { connect } from '../worker-client';
+import { useWorkerRequest } from '../lib/useWorkerRequest';
 import { FollowButton } from './actions/FollowButton';
 import { Avatar } from './Avatar';
 import { Modal } from './Modal';
@@ -98,22 +99,9 @@ export default function ReactionsModal({ note, initialTab, onClose }: { note: Fe
   const ids = useId();
   const [tab, setTab] = useState<ReactionTab>(initialTab);
   const [tabs, setTabs] = useState<Partial<Record<ReactionTab, TabState>>>({});
-  const [extra, setExtra] = useState<ReactionCounts | null>(null);
   const eventId = note.event.id;
+  const extra = useWorkerRequest((api) => api.reactionCounts(eventId), [eventId]).data ?? null;
   const counts = tabCounts(note, extra);
-
-  useEffect(() => {
-    let live = true;
-    void connect()
-      .then((api) => api.reactionCounts(eventId))
-      .then((c) => {
-        if (live) setExtra(c);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [eventId]);
 
   const load = useCallback(
     (which: ReactionTab, offset: number) => {

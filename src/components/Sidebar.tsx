@@ -15,7 +15,8 @@ export function Sidebar() {
         <PremiumReminder />
         {/* A page with blocks of its own (a profile's popular notes) renders them here through a portal. */}
         <div id="page-sidebar" className="page-sidebar" style={{ display: 'contents' }} />
-        <Suspense fallback={null}>
+        {/* Busy until the block's code has come: a page is not finished while its sidebar is still on the way. */}
+        <Suspense fallback={<div aria-busy="true" />}>
           <Trending />
         </Suspense>
       </div>

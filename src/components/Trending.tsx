@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { CacheObject, NostrEvent, Profile } from '../../core/types';
 import { displayName, emptyProfile, parseProfile } from '../../core/profile';
-import { connect } from '../worker-client';
+import { useWorkerRequest } from '../lib/useWorkerRequest';
 import { Avatar } from './Avatar';
 import { TrendingIcon } from './Icons';
 import { noteHref } from '../lib/links';
@@ -15,8 +14,6 @@ interface TrendingItem {
   event: NostrEvent;
   author: Profile;
 }
-
-type State = { status: 'loading' } | { status: 'ready'; items: TrendingItem[] } | { status: 'error' };
 
 function isEvent(o: CacheObject): o is CacheObject & NostrEvent {
   return typeof o.id === 'string' && typeof o.pubkey === 'string' && typeof o.created_at === 'number' && typeof o.content === 'string';
@@ -44,41 +41,26 @@ function snippet(content: string): string {
 
 export default function Trending() {
   const { t } = useTranslation();
-  const [state, setState] = useState<State>({ status: 'loading' });
-  useEffect(() => {
-    let live = true;
-    connect()
-      .then((api) => api.request('scored', { selector: 'trending_24h' }))
-      .then((reply) => {
-        if (!live) return;
-        // A NOTICE answer carries no notes; it reads as an empty list, never as a retry trigger.
-        setState({ status: 'ready', items: reply.notice ? [] : toItems(reply.events) });
-      })
-      .catch(() => {
-        if (live) setState({ status: 'error' });
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
+  // A NOTICE answer carries no notes; it reads as an empty list, never as a retry trigger.
+  const { data: items, error } = useWorkerRequest((api) => api.request('scored', { selector: 'trending_24h' }).then((reply) => (reply.notice ? [] : toItems(reply.events))), []);
 
   return (
-    <section className="sidebar-card" aria-labelledby="trending-title">
+    <section className="sidebar-card" aria-labelledby="trending-title" aria-busy={!items && !error}>
       <h2 id="trending-title" className="sidebar-title">
         <TrendingIcon size={20} />
         {t('trending.title')}
       </h2>
       <p className="sidebar-subtitle">{t('trending.subtitle')}</p>
-      {state.status === 'loading' && (
+      {!items && !error && (
         <p className="sidebar-muted" role="status">
           {t('trending.loading')}
         </p>
       )}
-      {state.status === 'error' && <p className="sidebar-muted">{t('trending.error')}</p>}
-      {state.status === 'ready' && state.items.length === 0 && <p className="sidebar-muted">{t('trending.empty')}</p>}
-      {state.status === 'ready' && state.items.length > 0 && (
+      {!!error && <p className="sidebar-muted">{t('trending.error')}</p>}
+      {items?.length === 0 && <p className="sidebar-muted">{t('trending.empty')}</p>}
+      {items && items.length > 0 && (
         <ol className="trending-list">
-          {state.items.map(({ event, author }) => {
+          {items.map(({ event, author }) => {
             const name = displayName(author);
             const text = snippet(event.content);
             return (

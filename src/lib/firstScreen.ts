@@ -6,9 +6,11 @@
  */
 import type { FeedDefinition, FeedNote, FeedSnapshot } from '../../core/types';
 import { dropPaintedCopy } from './paintedCopy';
+import { FEED_COPY_VERSION } from '../../core/config';
 
 const KEY = 'strucc:firstScreen';
-const VERSION = 1;
+/** Shared with the painted copy and the worker's stored pages (core/config.ts). */
+const VERSION = FEED_COPY_VERSION;
 /** Enough cards to fill a tall screen. */
 export const FIRST_SCREEN_NOTES = 6;
 
@@ -68,7 +70,8 @@ export function keepFirstScreenFeeds(feeds: FeedDefinition[]): void {
 
 export function keepFirstScreenNotes(spec: string, notes: FeedNote[]): void {
   const screen = read();
-  const top = notes.slice(0, FIRST_SCREEN_NOTES);
+  // Notes no relay has accepted yet are not part of the kept screen.
+  const top = notes.filter((n) => !n.local).slice(0, FIRST_SCREEN_NOTES);
   if (screen?.spec === spec && screen.notes?.length === top.length && screen.notes.every((n, i) => n.key === top[i].key)) return;
   write({ v: VERSION, viewer: screen?.viewer ?? '', feeds: screen?.feeds, spec, notes: top });
 }

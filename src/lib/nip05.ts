@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import { connect } from '../worker-client';
+import { useRequest } from './useWorkerRequest';
 
 // Keyed by pubkey and identifier together: a profile update can change either one.
 const verdicts = new Map<string, boolean>();
@@ -27,19 +27,7 @@ function check(pubkey: string, nip05: string): Promise<boolean> {
 /** Checked only when a card mounts, which in a virtual list means when its author is on screen. */
 export function useNip05Verified(pubkey: string, nip05: string | undefined): boolean {
   const key = nip05 ? `${pubkey}\n${nip05}` : '';
-  const [ok, setOk] = useState<boolean>(() => (key ? verdicts.get(key) === true : false));
-  useEffect(() => {
-    if (!nip05) {
-      setOk(false);
-      return;
-    }
-    let live = true;
-    void check(pubkey, nip05).then((result) => {
-      if (live) setOk(result);
-    });
-    return () => {
-      live = false;
-    };
-  }, [pubkey, nip05]);
-  return key ? ok : false;
+  const { data: ok } = useRequest(nip05 ? () => check(pubkey, nip05) : null, [pubkey, nip05]);
+  // Until the check answers, a verdict this tab already has holds.
+  return key ? (ok ?? verdicts.get(key) === true) : false;
 }

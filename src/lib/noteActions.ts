@@ -2,7 +2,7 @@
  * The events and texts behind a note's actions (repost, report, delete, broadcast, the copy
  * items) as pure functions, so their shapes are tested without a browser.
  */
-import { naddrEncode, neventEncode, noteEncode, npubEncode } from 'nostr-tools/nip19';
+import { naddrEncode, neventEncode, noteEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, NoteActions, NoteStats, UnsignedEvent } from '../../core/types';
 
 export const KIND_DELETION = 5;
@@ -26,13 +26,7 @@ export function coordinateOf(event: Pick<NostrEvent, 'kind' | 'pubkey' | 'tags'>
   return `${event.kind}:${event.pubkey}:${d}`;
 }
 
-/** NIP-10: the thread a note belongs to — its marked root, else its first positional e tag, else the note itself. */
-export function threadRootOf(event: Pick<NostrEvent, 'id' | 'tags'>): string {
-  const marked = event.tags.find((t) => t[0] === 'e' && t[3] === 'root' && t[1]);
-  if (marked) return marked[1];
-  const positional = event.tags.find((t) => t[0] === 'e' && t[1] && (t[3] === undefined || t[3] === ''));
-  return positional ? positional[1] : event.id;
-}
+export { threadRootOf } from '../../core/bundle';
 
 /** The bookmark list entry: an `a` tag for articles, an `e` tag for everything else. */
 export function bookmarkTag(event: Pick<NostrEvent, 'id' | 'kind' | 'pubkey' | 'tags'>): string[] {
@@ -108,7 +102,6 @@ export function noteLink(event: Pick<NostrEvent, 'id' | 'kind' | 'pubkey' | 'tag
 }
 
 export const noteId = (event: Pick<NostrEvent, 'id'>): string => noteEncode(event.id);
-export const authorNpub = (event: Pick<NostrEvent, 'pubkey'>): string => npubEncode(event.pubkey);
 export const rawData = (event: NostrEvent): string => JSON.stringify(plainEvent(event));
 
 /** What this viewer has done to the note, from the server, the account record and this tab. */

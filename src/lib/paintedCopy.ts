@@ -7,10 +7,11 @@
  * and anything that could run or load a page are taken out before it is kept.
  */
 import { isHomePath } from './routes';
+import { FEED_COPY_VERSION } from '../../core/config';
 
 export const PAINTED_COPY_KEY = 'strucc:paintedCopy';
-/** 2: inline styles travel as data-painted-style (the page CSP allows no style attributes). */
-const VERSION = 2;
+/** Copies of another version (core/config.ts) are ignored; 2: inline styles travel as data-painted-style. */
+const VERSION = FEED_COPY_VERSION;
 /** Where a row's inline style waits until index.html applies it through CSSOM. */
 const STYLE_ATTRIBUTE = 'data-painted-style';
 /** A copy larger than this (a screen of very long notes) costs more to store than it saves. */

@@ -68,7 +68,8 @@ export function useFeed(spec: string | undefined, keepFirstScreen = false): Feed
     if (!spec) return;
     let live = true;
     let handle: number | null = null;
-    setSnapshot((current) => (current?.spec === spec ? current : keepFirstScreen ? firstScreenSnapshot(spec) : null));
+    const painted = keepFirstScreen ? firstScreenSnapshot(spec) : null;
+    setSnapshot((current) => (current?.spec === spec ? current : painted));
     connect()
       .then((api) =>
         api.openFeed(
@@ -76,13 +77,14 @@ export function useFeed(spec: string | undefined, keepFirstScreen = false): Feed
           spec,
           Comlink.proxy((next: FeedSnapshot) => {
             if (!live) return;
-            // A cached page still loading would replace the kept cards with a skeleton: keep them until notes come.
-            setSnapshot((current) => (current?.fromCache && next.notes.length === 0 && next.status !== 'error' ? current : next));
+            // The worker decides what shows (worker/feedView.ts), the kept first screen included.
+            setSnapshot(next);
             if (keepFirstScreen && next.notes.length && !next.fromCache) {
               keepFirstScreenNotes(spec, next.notes);
               schedulePaintedCopy();
             }
           }),
+          painted?.notes,
         ),
       )
       .then((h) => {

@@ -2,14 +2,14 @@
  * /mutelist/{npub}: another user's public mute list (the people, words and hashtags in it), and
  * following it: subscribing adds it to the account's mute lists (kind 30000 d=mutelists).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import '../components/moderation/i18n';
 import '../components/moderation/moderation.css';
 import { displayName } from '../../core/profile';
 import type { CacheObject } from '../../core/types';
-import { connect } from '../worker-client';
+import { useWorkerRequest } from '../lib/useWorkerRequest';
 import { useAccount } from '../lib/account';
 import { PageIntro } from './PageIntro';
 import { runAction } from '../components/moderation/actions';
@@ -31,28 +31,20 @@ function listOf(pubkey: string, objects: CacheObject[]): { found: boolean; secti
 }
 
 function useMuteList(pubkey: string | undefined): [Loaded, () => void] {
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (!pubkey) return;
-    let live = true;
-    setLoaded({ status: 'loading' });
-    connect()
-      .then((api) => Promise.all([api.request('mutelist', { pubkey, extended_response: true }), api.request('user_infos', { pubkeys: [pubkey] })]))
-      .then(([reply, owner]) => {
-        if (reply.notice !== undefined) throw new Error(reply.notice);
-        rememberProfiles(owner.events);
-        rememberProfiles(reply.events);
-        if (live) setLoaded({ status: 'ready', ...listOf(pubkey, reply.events) });
-      })
-      .catch(() => {
-        if (live) setLoaded({ status: 'failed' });
-      });
-    return () => {
-      live = false;
-    };
-  }, [pubkey, attempt]);
-  return [loaded, useCallback(() => setAttempt((n) => n + 1), [])];
+  const { data, error, loading, reload } = useWorkerRequest(
+    pubkey
+      ? (api) =>
+          Promise.all([api.request('mutelist', { pubkey, extended_response: true }), api.request('user_infos', { pubkeys: [pubkey] })]).then(([reply, owner]) => {
+            if (reply.notice !== undefined) throw new Error(reply.notice);
+            rememberProfiles(owner.events);
+            rememberProfiles(reply.events);
+            return listOf(pubkey, reply.events);
+          })
+      : null,
+    [pubkey],
+  );
+  const loaded = useMemo((): Loaded => (error !== undefined ? { status: 'failed' } : loading || !data ? { status: 'loading' } : { status: 'ready', ...data }), [data, error, loading]);
+  return [loaded, reload];
 }
 
 function SubscribeControl({ owner }: { owner: string }) {

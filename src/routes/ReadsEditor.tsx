@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { naddrEncode } from 'nostr-tools/nip19';
@@ -12,7 +12,7 @@ import { registerNamespace } from '../i18n';
 import { useAccount } from '../lib/account';
 import { articleToInput, draftKey, editTarget, emptyDraft, parseDraft, randomSuffix, type ArticleAddress, type ArticleDraft } from '../lib/article';
 import { usePageTitle } from '../lib/hooks';
-import { connect } from '../worker-client';
+import { useWorkerRequest } from '../lib/useWorkerRequest';
 import hu from '../../locales/hu/editor.json';
 import en from '../../locales/en/editor.json';
 import readsHu from '../../locales/hu/reads.json';
@@ -27,41 +27,33 @@ registerNamespace('editor', { hu, en });
 registerNamespace('reads', { hu: readsHu, en: readsEn });
 
 type Loaded = { status: 'loading' } | { status: 'error' } | { status: 'notFound' } | { status: 'ready'; event: NostrEvent };
+const LOADING: Loaded = { status: 'loading' };
+const ERROR: Loaded = { status: 'error' };
 
 /** The newest stored version of the article at `target`, from the cache server. */
 function useArticleEvent(target: ArticleAddress | null): { state: Loaded; retry: () => void } {
-  const [state, setState] = useState<Loaded>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
   const key = target ? `${target.kind}:${target.pubkey}:${target.identifier}` : '';
-  useEffect(() => {
-    if (!target) return;
-    let live = true;
-    setState({ status: 'loading' });
-    connect()
-      .then((api) =>
-        api.request('parametrized_replaceable_events', {
-          events: [{ pubkey: target.pubkey, kind: target.kind, identifier: target.identifier }],
-          extended_response: false,
-        }),
-      )
-      .then((reply) => {
-        if (!live) return;
-        const events = (reply.events as unknown[]).filter(isNostrEvent);
-        const found = events
-          .filter((e) => e.kind === target.kind && e.pubkey === target.pubkey && e.tags.some((t) => t[0] === 'd' && t[1] === target.identifier))
-          .sort((a, b) => b.created_at - a.created_at)[0];
-        setState(found ? { status: 'ready', event: found } : reply.notice !== undefined ? { status: 'error' } : { status: 'notFound' });
-      })
-      .catch(() => {
-        if (live) setState({ status: 'error' });
-      });
-    return () => {
-      live = false;
-    };
-    // `key` names the address; the object is rebuilt on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, attempt]);
-  return { state, retry: () => setAttempt((a) => a + 1) };
+  // `key` names the address; the object is rebuilt on every render.
+  const { data, error, loading, reload } = useWorkerRequest(
+    target
+      ? (api) =>
+          api
+            .request('parametrized_replaceable_events', {
+              events: [{ pubkey: target.pubkey, kind: target.kind, identifier: target.identifier }],
+              extended_response: false,
+            })
+            .then((reply): Loaded => {
+              const events = (reply.events as unknown[]).filter(isNostrEvent);
+              const found = events
+                .filter((e) => e.kind === target.kind && e.pubkey === target.pubkey && e.tags.some((t) => t[0] === 'd' && t[1] === target.identifier))
+                .sort((a, b) => b.created_at - a.created_at)[0];
+              return found ? { status: 'ready', event: found } : reply.notice !== undefined ? { status: 'error' } : { status: 'notFound' };
+            })
+      : null,
+    [key],
+  );
+  const state: Loaded = error !== undefined ? ERROR : loading || !data ? LOADING : data;
+  return { state, retry: reload };
 }
 
 function storedDraft(account: AccountRecord, key: string): ArticleDraft | null {

@@ -33,8 +33,7 @@ for (const theme of THEMES) {
       test(`${route.name} has no serious accessibility violations`, async ({ page }) => {
         const path = await visit(page, route);
         await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-        // Let late content (sidebar, counts, images) arrive before the scan.
-        await page.waitForTimeout(500);
+        // Late content (the sidebar blocks, counts) has arrived: visit waits until nothing is aria-busy.
         const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         const blocking = result.violations.filter((v) => BLOCKING.has(v.impact ?? ''));
         // Compare the count, so the failure prints the readable list instead of axe's raw objects.

@@ -8,6 +8,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure
 import { HOME_FEEDS } from '../../server/cache/defaults.ts';
 import { cacheRequest } from './support/cache-client.ts';
 import { openApp, signIn } from './support/session.ts';
+import { toast } from './support/toast.ts';
 
 interface StoredFeed {
   name: string;
@@ -103,7 +104,7 @@ test('home feeds: rename, disable, reorder by keyboard and drag, remove, restore
   const confirm = page.getByRole('dialog', { name: 'Eltávolítod a hírfolyamot?' });
   await expect(confirm).toContainText(latest);
   await confirm.locator('[data-confirm="yes"]').click();
-  await expect(page.locator('.toast-text', { hasText: 'Hírfolyam eltávolítva a kezdőlapról' })).toBeVisible();
+  await expect(toast(page, 'Hírfolyam eltávolítva a kezdőlapról')).toBeVisible();
   await expect.poll(() => rowNames(page)).toEqual(['Forró témák', all, zapped]);
 
   // Stored on the server, in order, with the rename and the switch.
@@ -132,7 +133,7 @@ test('home feeds: rename, disable, reorder by keyboard and drag, remove, restore
   await expect.poll(() => rowNames(settings)).toEqual(['Forró témák', all, zapped]);
   await settings.getByRole('button', { name: 'Alapértelmezések visszaállítása' }).click();
   await settings.getByRole('dialog', { name: 'Visszaállítod az alapértelmezéseket?' }).locator('[data-confirm="yes"]').click();
-  await expect(settings.locator('.toast-text', { hasText: 'Az alapértelmezett hírfolyamok visszaállítva' })).toBeVisible();
+  await expect(toast(settings, 'Az alapértelmezett hírfolyamok visszaállítva')).toBeVisible();
   await expect.poll(() => rowNames(settings)).toEqual(defaults);
   await expect.poll(() => switcherNames(third)).toEqual(defaults);
   await expect.poll(async () => (await storedHomeFeeds(secretKey)).map((f) => f.name)).toEqual(defaults);

@@ -12,6 +12,7 @@ import { displayName, emptyProfile } from '../../core/profile.ts';
 import { enableDevMode, installNip07Stub } from './support/nip07-stub.ts';
 import { type Driven, latestEvent, openApp, queryRelay, useLocalRelay } from './support/session.ts';
 import { base } from './support/base.ts';
+import { toast } from './support/toast.ts';
 
 /** The wide layout's chip (the phone top bar's copy is hidden at this viewport). */
 const chip = (page: Page) => page.locator('.side-nav .account-chip');
@@ -46,7 +47,9 @@ test('extension login through the modal shows the user in two tabs', async ({ co
   // 12 the private counts) or the NIP-42 AUTH that reading one's gift wraps needs, each through the tab's extension.
   await expect.poll(() => stub.signed.length).toBeGreaterThan(0);
   await expect.poll(async () => (await queryRelay({ authors: [getPublicKey(sk)] })).map((e) => e.kind)).toEqual([10050]);
-  await a.waitForTimeout(1500);
+  // Sign-in has run its course once the settings load and both private counts have been signed.
+  const ops = () => stub.signed.filter((e) => e.kind === 30078).map((e) => e.tags[0]?.[2]);
+  await expect.poll(ops).toEqual(expect.arrayContaining(['get_app_settings', 'notification_counts', 'directmsg_count']));
   for (const e of stub.signed) {
     if (e.kind === 10050 || e.kind === 22242) continue;
     expect(e.kind).toBe(30078);
@@ -264,7 +267,7 @@ test('a locked key: acting brings the PIN prompt back; once opened, the private 
   const text = composer.getByRole('textbox', { name: 'A bejegyzés szövege' });
   await text.fill('PIN-nel védett kulccsal aláírva #strucc');
   await text.press('Control+Enter');
-  await expect(page.locator('.toast-text', { hasText: 'Bejegyzés sikeresen közzétéve' })).toBeVisible();
+  await expect(toast(page, 'Bejegyzés sikeresen közzétéve')).toBeVisible();
   const note = await latestEvent(pubkey, 1, since);
   expect(note.content).toBe('PIN-nel védett kulccsal aláírva #strucc');
   expect(note.tags).toContainEqual(['t', 'strucc']);

@@ -40,9 +40,9 @@ test('the walk would notice an English string on a real page', async ({ page }) 
 
 for (const route of ROUTES) {
   test(`no English on ${route.name}`, async ({ page }) => {
+    // Content that arrives after the heading (sidebars, lists, counts) must be Hungarian too: visit
+    // waits until nothing on the page, the sidebar blocks included, is still aria-busy.
     const path = await visit(page, route);
-    // Content that arrives after the heading (sidebars, lists, counts) must be Hungarian too.
-    await page.waitForTimeout(500);
     const found = englishIn(await visibleText(page));
     const listing = found.map((p) => `  "${p.phrase}" (en ${p.key})`).join('\n');
     expect(found, `English UI text on ${path}:\n${listing}`).toEqual([]);

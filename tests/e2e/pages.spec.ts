@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { cacheRequest } from './support/cache-client.ts';
 import hu from '../../locales/hu/pages.json' with { type: 'json' };
 import { base } from './support/base.ts';
+import { toasts } from './support/toast.ts';
 
 
 const DOCUMENTS = [
@@ -105,9 +106,9 @@ test('sidebar links: source code, donation, the documents, and share copies the 
   await expect(links.getByRole('link', { name: 'Adatvédelem' })).toHaveAttribute('href', '/privacy');
   await expect(links.getByRole('link', { name: 'Gyermekvédelem' })).toHaveAttribute('href', '/csae-policy');
   await links.getByRole('button', { name: 'Strucc megosztása' }).click();
-  await expect(page.locator('.toast')).toHaveText('Link kimásolva');
+  await expect(toasts(page)).toHaveText(['Link kimásolva']);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${new URL(base()).origin}/home`);
-  await expect(page.locator('.toast')).toHaveCount(0, { timeout: 5000 });
+  await expect(toasts(page)).toHaveCount(0, { timeout: 5000 });
   await links.getByRole('link', { name: 'Forráskód' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Súgó');
   await expect(page.locator('#forraskod')).toBeInViewport();

@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { npubEncode } from 'nostr-tools/nip19';
 import { baseUrl, latestEvent, openApp, signIn, useLocalRelay } from './support/session.ts';
-import { toast } from './support/toast.ts';
+import { toast, toasts } from './support/toast.ts';
 
 /** A valid 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -82,7 +82,7 @@ test('validation uses the spec messages and keeps what was typed', async ({ cont
   await save.click();
   await expect(page.getByText('Adj meg egy érvényes, http:// vagy https:// kezdetű címet.')).toBeVisible();
   await expect(page.getByText('A Lightning-címet nev@szolgaltato.hu formában vagy lnurl1… kódként add meg.')).toBeVisible();
-  await expect(page.locator('.toast-text')).toHaveCount(0);
+  await expect(toasts(page)).toHaveCount(0);
 
   // The unsaved form survives a reload.
   await page.reload();

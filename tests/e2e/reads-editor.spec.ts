@@ -5,6 +5,7 @@ import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { englishIn } from './support/catalogue.ts';
 import { demoIds } from './support/routes.ts';
 import { baseUrl, latestEvent, relayUrl, signIn, useLocalRelay, type Driven } from './support/session.ts';
+import { toasts } from './support/toast.ts';
 
 // /reads/edit: a fresh key writes an article with a live, sanitised preview, keeps the draft
 // across a reload, publishes a kind 30023 and edits it again under the same d.
@@ -128,7 +129,7 @@ test('a failed publish keeps everything that was typed', async ({ context }) => 
   await page.evaluate((relay) => (window.strucc as StruccDevtools & { api: Driven }).api.removeRelay(relay), relayUrl());
   await page.getByRole('button', { name: 'Közzététel' }).click();
   await expect(page.getByRole('button', { name: 'Közzététel' })).toBeEnabled();
-  await expect(page.locator('.toast-error')).toHaveText(/Nincs csatlakoztatott relé|A cikked megmaradt, próbáld újra/);
+  await expect(toasts(page, 'error')).toHaveText([/Nincs csatlakoztatott relé|A cikked megmaradt, próbáld újra/]);
   await expect(page).toHaveURL(/\/reads\/edit$/);
   await expect(field(page, 'Cím')).toHaveValue('Nem jut ki');
   await expect(field(page, 'A cikk szövege')).toHaveValue('Szöveg, ami megmarad.');

@@ -169,7 +169,8 @@ test('a hostile article shows its markup as text and runs nothing', async ({ pag
   expect(await body.locator('script, iframe, div, [onerror], [onclick]').count()).toBe(0);
   expect(await body.locator('a[href^="javascript"], a[href^="data"], img[src^="javascript"]').count()).toBe(0);
   await expect(body.getByText('kattints')).toBeVisible();
-  await page.waitForTimeout(500);
+  // Every image of the body has loaded or failed, so an onerror handler would have run by now.
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.article-body img')].every((img) => img.complete));
   expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
 });

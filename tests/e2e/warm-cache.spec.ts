@@ -68,7 +68,11 @@ test('a second visit in the same browser profile paints the last feed while the 
 
     const second = await context.newPage();
     // Nothing listens on port 9: the new worker's cache socket never opens.
-    await second.addInitScript(() => localStorage.setItem('cacheServer', 'ws://127.0.0.1:9/v1'));
+    await second.addInitScript(() => {
+      localStorage.setItem('cacheServer', 'ws://127.0.0.1:9/v1');
+      // window.strucc, to see the worker's socket give up on it.
+      localStorage.setItem('devMode', 'true');
+    });
     await second.goto(`${base()}/home`);
     await expect(second.locator('[data-note-id]').first()).toBeVisible({ timeout: 5000 });
     const painted = await noteIds(second);
@@ -77,8 +81,22 @@ test('a second visit in the same browser profile paints the last feed while the 
     // The cards are whole: the first one names the author the network showed.
     await expect(second.locator('[data-note-id] .note-author').first()).toHaveText(author);
     expect(await cacheConnections()).toBe(0);
-    // They stay: no error page or skeleton replaces them while the server is still away.
-    await second.waitForTimeout(1500);
+    // They stay: no error page or skeleton replaces them once the worker found the server away (its
+    // socket failed to open and waits to retry).
+    await second.waitForFunction(() => window.strucc !== undefined);
+    const socketState = await second.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const { api, tabId, proxy } = window.strucc as unknown as { api: { watchSocket(tab: string, cb: (s: { state: string }) => void): Promise<number> }; tabId: string; proxy: <T>(f: T) => T };
+          void api.watchSocket(
+            tabId,
+            proxy((snap: { state: string }) => {
+              if (snap.state === 'waiting') resolve(snap.state);
+            }),
+          );
+        }),
+    );
+    expect(socketState).toBe('waiting');
     await expect(second.locator('[data-note-id]').first()).toHaveAttribute('data-note-id', seen[0]);
     await expect(second.getByRole('feed')).toBeVisible();
   } finally {

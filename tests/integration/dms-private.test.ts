@@ -115,12 +115,11 @@ describe('NIP-17 between two accounts through the worker inbox', () => {
       const sent = await anna.inbox.send(bence.pubkey, 'Szia Bence, ez privát!');
       expect(sent.success).toBe(true);
       // The wrap reached the relay written by others, and only Bence can open it.
-      let onPeer = await peerWraps(bence.pubkey);
       // That relay confirms before its store has written; read again until it has.
-      for (let i = 0; onPeer.length === 0 && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        onPeer = await peerWraps(bence.pubkey);
-      }
+      const onPeer = await until(async () => {
+        const wraps = await peerWraps(bence.pubkey);
+        return wraps.length > 0 && wraps;
+      }, 'the wrap stored on the peer relay', 5_000, 50);
       expect(onPeer.map((w) => nip17.unwrapEvent(w, benceKey))).toMatchObject([{ kind: 14, pubkey: anna.pubkey, content: 'Szia Bence, ez privát!' }]);
       await until(() => bence.inbox.messagesWith(anna.pubkey).length === 1, 'bence receives live');
       expect(bence.inbox.messagesWith(anna.pubkey)[0]).toMatchObject({ sender: anna.pubkey, content: 'Szia Bence, ez privát!', private: true });

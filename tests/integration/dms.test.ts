@@ -6,6 +6,7 @@ import { type VerifiedEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
+import { until } from '../support/until.ts';
 import { person, sign, type Person } from './people.ts';
 
 type Obj = Record<string, unknown>;
@@ -137,11 +138,15 @@ describe.each(['sqlite', 'postgres'] as const)('direct messages (%s)', (store) =
     expect(summary[bob.pk].cnt).toBe(0);
     expect(summary[carol.pk].cnt).toBe(1);
 
+    const open = () => [srv.ctx.stats.asyncSubscriptions.directmsg_count ?? 0, srv.ctx.stats.asyncSubscriptions.directmsg_count_2 ?? 0];
+    const [one, two] = open();
     c.send(JSON.stringify(['CLOSE', 'dmc', { cache: ['directmsg_count'] }]));
     c.send(JSON.stringify(['CLOSE', 'dmc2']));
+    // Both timers are gone on the server, not merely quiet for a while.
+    await until(() => open()[0] === one - 1 && open()[1] === two - 1, 'both count subscriptions released');
     await c.req('after', 'get_app_releases');
     const stopped = pushes(c, 'dmc').length + pushes(c, 'dmc2').length;
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await c.req('later', 'get_app_releases');
     expect(pushes(c, 'dmc').length + pushes(c, 'dmc2').length).toBe(stopped);
   });
 

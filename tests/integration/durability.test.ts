@@ -16,6 +16,7 @@ import { startServerProcess, type RunningServer } from '../support/server-proces
 import { CacheClient, content, ofKind } from './cache-client.ts';
 import { person, type Person } from './people.ts';
 import { http } from './services-support.ts';
+import { until } from '../support/until.ts';
 
 const REPLY = 10000300;
 const BURST = 3000;
@@ -39,14 +40,7 @@ async function relaySocket(base: string) {
     publish(events: { id: string }[]) {
       for (const e of events) ws.send(JSON.stringify(['EVENT', e]));
     },
-    async ok(id: string) {
-      const deadline = Date.now() + 60_000;
-      while (!oks.has(id)) {
-        if (Date.now() > deadline) throw new Error(`no OK for ${id}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      return oks.get(id)!;
-    },
+    ok: (id: string) => until(() => oks.get(id), `an OK for ${id}`, 60_000, 10),
     close: () => ws.terminate(),
   };
 }

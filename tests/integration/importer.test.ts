@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
-import { finalizeEvent, generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Importer, NostrEvent } from '../../server/context.ts';
 import { createImporter } from '../../server/ingest/importer.ts';
@@ -14,6 +14,7 @@ import type { Database } from '../../server/store/db.ts';
 import { openPostgres } from '../../server/store/postgres.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
+import { signEvent } from '../support/sign.ts';
 
 const NOW = 1_800_000_000;
 const LIKE = scoreUnits(1);
@@ -56,9 +57,7 @@ function importerSuite(backend: string, open: () => Promise<Database>) {
     const carol = generateSecretKey();
     const zapper = generateSecretKey();
 
-    function sign(key: Uint8Array, t: Partial<EventTemplate> & { kind: number }): NostrEvent {
-      return finalizeEvent({ created_at: NOW - 60, tags: [], content: '', ...t }, key) as NostrEvent;
-    }
+    const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }) => signEvent(key, { created_at: NOW - 60, ...t });
 
     async function put(...events: unknown[]) {
       return importer.importEvents(events);

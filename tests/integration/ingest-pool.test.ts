@@ -7,21 +7,21 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finalizeEvent, generateSecretKey, type EventTemplate } from 'nostr-tools/pure';
+import { generateSecretKey, type EventTemplate } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
-import type { NostrEvent } from '../../server/context.ts';
 import { createImporter } from '../../server/ingest/importer.ts';
 import { startVerifyPool, type Verifier } from '../../server/ingest/verify-pool.ts';
 import type { Database } from '../../server/store/db.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
+import { until } from '../support/until.ts';
+import { signEvent } from '../support/sign.ts';
 
 const NOW = 1_800_000_000;
 const key = generateSecretKey();
-const sign = (t: Partial<EventTemplate> & { kind: number }) =>
-  finalizeEvent({ created_at: NOW - 60, tags: [], content: '', ...t }, key) as NostrEvent;
+const sign = (t: Partial<EventTemplate> & { kind: number }) => signEvent(key, { created_at: NOW - 60, ...t });
 
 let dir: string;
 beforeAll(() => {
@@ -110,8 +110,7 @@ describe('a real server', () => {
         if (msg[0] === 'OK') oks.set(String(msg[1]), [msg[2] as boolean, String(msg[3])]);
       });
       for (const e of [...events, forged]) ws.send(JSON.stringify(['EVENT', e]));
-      const deadline = Date.now() + 20_000;
-      while (oks.size < events.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await until(() => oks.size >= events.length, 'an OK for every event', 20_000, 50);
       // The forged copy shares its id with events[7], so that id's single answer depends on arrival; the rest are stored.
       for (const e of events) if (e !== events[7]) expect(oks.get(e.id)).toEqual([true, '']);
       const row = await server.ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events');

@@ -21,6 +21,9 @@ import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { CacheClient, content, ofKind } from './cache-client.ts';
 import { descriptionHashOf, nwcConnect, paymentHashOf, RelayClient } from './lightning-support.ts';
 import { http, jsonOf, startTestServer, type TestServer } from './services-support.ts';
+import { until } from '../support/until.ts';
+import { signEvent } from '../support/sign.ts';
+import type { NostrEvent } from '../../core/types.ts';
 
 const alice = generateSecretKey();
 const bob = generateSecretKey();
@@ -40,9 +43,9 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
   let wallet: CacheClient;
   let relay: RelayClient;
   let relayUrl = '';
-  let note: ReturnType<typeof finalizeEvent>;
+  let note: NostrEvent;
   let n = 0;
-  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate>) => finalizeEvent({ kind: 1, tags: [], content: '', created_at: t.clock.now, ...tmpl }, sk);
+  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate>) => signEvent(sk, { created_at: t.clock.now, ...tmpl });
   const zapRequest = (sk: Uint8Array, tags: string[][], text = 'Haladjunk együtt! 🫡') => sign(sk, { kind: 9734, content: text, tags });
   const callback = async (name: string, query: Record<string, string>): Promise<Lnurl> => {
     const meta = jsonOf<{ callback: string }>(await http('GET', `${t.base}/.well-known/lnurlp/${name}`));
@@ -138,12 +141,10 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
 
     // The other relay named in the zap request gets the same receipt (sent without holding up the payment).
     const other = await CacheClient.connect(`${elsewhere.base.replace('http', 'ws')}/v1`);
-    const deadline = Date.now() + 10_000;
-    let there: Record<string, unknown>[] = [];
-    while (there.length === 0 && Date.now() < deadline) {
-      there = ofKind((await other.req(`o${++n}`, 'events', { event_ids: [receipt.id] })).events, 9735);
-      if (there.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
+    const there = await until(async () => {
+      const found = ofKind((await other.req(`o${++n}`, 'events', { event_ids: [receipt.id] })).events, 9735);
+      return found.length > 0 && found;
+    }, 'the receipt on the other relay', 10_000, 50);
     await other.close();
     expect(there).toHaveLength(1);
 
@@ -329,8 +330,7 @@ describe.each(['sqlite', 'postgres'] as const)('demo lightning network (%s)', (s
       await closed;
     }
     expect(walletServiceReady(t.server.ctx)).toBe(false);
-    const deadline = Date.now() + 10_000;
-    while (!walletServiceReady(t.server.ctx) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => walletServiceReady(t.server.ctx), 'the wallet service reconnected', 10_000, 50);
     expect(walletServiceReady(t.server.ctx)).toBe(true);
     // Both connections answer again, not just the one the SDK itself resubscribes.
     for (const uri of uris) {

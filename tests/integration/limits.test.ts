@@ -12,6 +12,7 @@ import type { RunningServer } from '../../server/app.ts';
 import type { NostrEvent } from '../../server/context.ts';
 import { RawClient } from '../support/ws-client.ts';
 import { startStrucc } from '../support/strucc-server.ts';
+import { until } from '../support/until.ts';
 
 const servers: { server: RunningServer; dir: string }[] = [];
 const clients: RawClient[] = [];
@@ -92,8 +93,7 @@ describe('a client that does not read', () => {
     }
     const stats = server.ctx.stats;
     const open_ = () => (path === '/v1' ? stats.cacheConnections : stats.relayConnections);
-    const deadline = Date.now() + 20_000;
-    while (open_() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await until(() => open_() === 0, 'every connection closed');
     expect(open_()).toBe(0);
   });
 });

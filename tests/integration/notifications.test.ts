@@ -9,6 +9,7 @@ import { type VerifiedEvent } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, ofKind, type CacheClient } from './cache-client.ts';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
+import { until } from '../support/until.ts';
 import { person, sign, type Person } from './people.ts';
 
 type Obj = Record<string, unknown>;
@@ -225,11 +226,15 @@ describe.each(['sqlite', 'postgres'] as const)('notifications (%s)', (store) => 
     const after = push(c, 'cnt').at(-1)!.msg[2] as Obj;
     expect(Object.entries(after).filter(([k, v]) => k !== 'kind' && k !== 'pubkey' && v !== 0)).toEqual([]);
 
+    const open = () => [srv.ctx.stats.asyncSubscriptions.notification_counts ?? 0, srv.ctx.stats.asyncSubscriptions.notification_counts_2 ?? 0];
+    const [one, two] = open();
     c.send(JSON.stringify(['CLOSE', 'cnt', { cache: ['notification_counts'] }]));
     c.send(JSON.stringify(['CLOSE', 'cnt2']));
+    // Both timers are gone on the server, not merely quiet for a while.
+    await until(() => open()[0] === one - 1 && open()[1] === two - 1, 'both count subscriptions released');
     await c.req('after', 'get_app_releases');
     const stopped = push(c, 'cnt').length + push(c, 'cnt2').length;
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await c.req('later', 'get_app_releases');
     expect(push(c, 'cnt').length + push(c, 'cnt2').length).toBe(stopped);
     const fresh = await c.req('fresh', 'get_notifications_seen', { pubkey: erin.pk, event_from_user: own(erin, 'get_notifications_seen') });
     expect(fresh.events).toEqual([{ kind: 10000111, content: '0' }]);

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../server/app.ts';
@@ -14,10 +14,11 @@ import { createApi, type StruccWorker } from '../../worker/api.ts';
 import type { NostrEvent, RelayInfo, UnsignedEvent } from '../../core/types.ts';
 import { deadRelayUrl, startPeerRelay, startSlowRelay, until, wsFactory, type TestRelay } from '../support/peer-relay.ts';
 import { startStrucc } from '../support/strucc-server.ts';
+import { signEvent } from '../support/sign.ts';
 
 const key = generateSecretKey();
 const author = getPublicKey(key);
-const sign = (t: UnsignedEvent): NostrEvent => JSON.parse(JSON.stringify(finalizeEvent(t, key))) as NostrEvent;
+const sign = (t: UnsignedEvent): NostrEvent => signEvent(key, t);
 const nowSec = () => Math.floor(Date.now() / 1000);
 const note = (content: string, created_at = nowSec()): UnsignedEvent => ({ kind: 1, tags: [], content, created_at });
 

@@ -94,6 +94,9 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
       ['thread_view', { event_id: n1.id, limit: 20, user_pubkey: alice.pk }],
       ['user_profile', { pubkey: bob.pk, user_pubkey: alice.pk }],
       ['explore', { timeframe: 'trending', scope: 'global', limit: 20, user_pubkey: alice.pk }],
+      ['explore', { timeframe: 'popular', scope: 'global', limit: 20, user_pubkey: alice.pk }],
+      ['explore', { timeframe: 'mostzapped', scope: 'network', limit: 20, user_pubkey: alice.pk }],
+      ['explore', { timeframe: 'popular', scope: 'tribe', limit: 20, user_pubkey: alice.pk }],
       ['explore', { timeframe: 'latest', scope: 'follows', limit: 20, user_pubkey: alice.pk }],
       ['feed', { pubkey: bob.pk, user_pubkey: alice.pk, limit: 20 }],
       ['get_notifications', { pubkey: alice.pk, limit: 20, event_from_user: own('get_notifications') }],
@@ -115,5 +118,13 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
       for (const detail of await scansOf(srv, store, sql, params)) scans.push(`${detail}\n    in: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`);
     }
     expect(scans).toEqual([]);
+  });
+
+  // user_profile counts every post of the author: through table lookups a busy author costs tens of ms.
+  it.runIf(store === 'sqlite')("user_profile's counts over an author's posts read one covering index", async () => {
+    const counts = [...seen.values()].filter(({ sql }) => /^\s*SELECT/i.test(sql) && /AS note_count/.test(sql));
+    expect(counts.length).toBe(1);
+    const plan = (await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${counts[0].sql}`, counts[0].params)).map((r) => r.detail);
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH posts USING COVERING INDEX \w+ \(pubkey=\?\)$/)]);
   });
 });

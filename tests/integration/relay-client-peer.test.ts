@@ -6,20 +6,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finalizeEvent, generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../server/app.ts';
 import { CacheClient, content, ofKind } from './cache-client.ts';
 import { startPeerRelay, type TestRelay } from '../support/peer-relay.ts';
 import { startStrucc } from '../support/strucc-server.ts';
+import { signEvent } from '../support/sign.ts';
 
 type Broadcast = { event_id: string; responses: [string, boolean, string][] }[];
 
 const alice = generateSecretKey();
 const bob = generateSecretKey();
-const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }) =>
-  finalizeEvent({ created_at: Math.floor(Date.now() / 1000), tags: [], content: '', ...t }, key);
+const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }) => signEvent(key, t);
 
 /** The ids the peer relay holds among `ids`, asked with a plain NIP-01 REQ. */
 async function heldByPeer(url: string, ids: string[]): Promise<string[]> {

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app.ts';
 import type { RelayMessage } from '../../machines/relay.ts';
@@ -14,10 +14,11 @@ import { RelayService } from '../../worker/relays.ts';
 import type { NostrEvent, UnsignedEvent } from '../../core/types.ts';
 import { publishDirect, startPeerRelay, until, wsFactory } from '../support/peer-relay.ts';
 import { startStrucc } from '../support/strucc-server.ts';
+import { signEvent } from '../support/sign.ts';
 
 const key = generateSecretKey();
 const author = getPublicKey(key);
-const sign = (t: UnsignedEvent): NostrEvent => JSON.parse(JSON.stringify(finalizeEvent(t, key))) as NostrEvent;
+const sign = (t: UnsignedEvent): NostrEvent => signEvent(key, t);
 const nowSec = () => Math.floor(Date.now() / 1000);
 const note = (content: string, created_at = nowSec()): UnsignedEvent => ({ kind: 1, tags: [], content, created_at });
 

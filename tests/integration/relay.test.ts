@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finalizeEvent, generateSecretKey, getPublicKey, type Event, type EventTemplate } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey, type Event, type EventTemplate } from 'nostr-tools/pure';
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../server/app.ts';
 import { startStrucc } from '../support/strucc-server.ts';
+import { signEvent } from '../support/sign.ts';
 
 useWebSocketImplementation(WebSocket);
 
@@ -32,10 +33,7 @@ afterAll(async () => {
 const alice = generateSecretKey();
 const bob = generateSecretKey();
 
-function sign(key: Uint8Array, t: Partial<EventTemplate> & { kind: number }): Event {
-  // Round-tripped through JSON so the object compares equal to what comes off the wire (no "verified" symbol).
-  return JSON.parse(JSON.stringify(finalizeEvent({ created_at: now - 100, tags: [], content: '', ...t }, key))) as Event;
-}
+const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }): Event => signEvent(key, { created_at: now - 100, ...t });
 
 /** A raw socket for frames SimplePool would never send. */
 async function rawSocket(): Promise<{ ws: WebSocket; next(pred?: (m: unknown[]) => boolean): Promise<unknown[]> }> {

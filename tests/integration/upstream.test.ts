@@ -52,14 +52,7 @@ async function storedCount(server: RunningServer, pubkey: string): Promise<numbe
 }
 
 async function waitForCount(server: RunningServer, pubkey: string, want: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  let last = -1;
-  while (Date.now() < deadline) {
-    last = await storedCount(server, pubkey);
-    if (last >= want) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`only ${last} of ${want} events arrived`);
+  await until(async () => (await storedCount(server, pubkey)) >= want, `${want} stored events of ${pubkey.slice(0, 8)}`, 60_000, 200);
 }
 
 describe('upstream catch-up after downtime', () => {

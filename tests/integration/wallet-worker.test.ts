@@ -2,7 +2,7 @@
  * The worker's NIP-47 client (worker/nwc.ts) against the demo wallet service on our relay: the
  * balance, the transaction list and pay_invoice, the way /settings/nwc and a zap use them.
  */
-import { finalizeEvent, generateSecretKey, type EventTemplate } from 'nostr-tools/pure';
+import { generateSecretKey, type EventTemplate } from 'nostr-tools/pure';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNwcUri } from '../../machines/wallet.ts';
@@ -11,6 +11,7 @@ import { walletSocketUrl } from '../../worker/wallet.ts';
 import { CacheClient } from './cache-client.ts';
 import { nwcConnect } from './lightning-support.ts';
 import { http, jsonOf, startTestServer, type TestServer } from './services-support.ts';
+import { signEvent } from '../support/sign.ts';
 
 const alice = generateSecretKey();
 const bob = generateSecretKey();
@@ -19,7 +20,7 @@ const socket: SocketFactory = (url) => new WebSocket(url) as unknown as globalTh
 describe('worker NWC client against the demo wallet service', () => {
   let t: TestServer;
   let uri = '';
-  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate>) => finalizeEvent({ kind: 1, tags: [], content: '', created_at: t.clock.now, ...tmpl }, sk);
+  const sign = (sk: Uint8Array, tmpl: Partial<EventTemplate>) => signEvent(sk, { created_at: t.clock.now, ...tmpl });
 
   beforeAll(async () => {
     t = await startTestServer({ DEMO_LIGHTNING: '1' });

@@ -123,8 +123,7 @@ describe('social services against the real server and its demo network', () => {
     // Selecting set the conversation's unread count to zero on the server.
     const unread = async () =>
       Number((await server.ctx.db.get<{ cnt: number | string }>('SELECT cnt FROM dm_threads WHERE owner = ? AND peer = ?', [peer.pubkey, DEMO_LOGIN_PUBKEY]))?.cnt ?? -1);
-    const deadline = Date.now() + 10_000;
-    while ((await unread()) !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(async () => (await unread()) === 0, 'the unread count reset on the server', 10_000, 50);
     expect(await unread()).toBe(0);
     await api.closeDms!(other);
     await api.logout!();

@@ -7,14 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finalizeEvent, generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
+import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { startServer, type RunningServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
-import type { NostrEvent } from '../../server/context.ts';
 import { CacheClient, content, ofKind } from './cache-client.ts';
 import { until } from '../support/until.ts';
+import { signEvent } from '../support/sign.ts';
 
 const TIMEOUT_MS = 600;
 const dirs: string[] = [];
@@ -41,8 +41,7 @@ async function connect(s: RunningServer): Promise<CacheClient> {
 const alice = generateSecretKey();
 const bob = generateSecretKey();
 const now = () => Math.floor(Date.now() / 1000);
-const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }) =>
-  finalizeEvent({ created_at: now(), tags: [], content: '', ...t }, key) as NostrEvent;
+const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }) => signEvent(key, { created_at: now(), ...t });
 
 async function stored(s: RunningServer, id: string): Promise<boolean> {
   return (await s.ctx.db.get('SELECT 1 AS x FROM events WHERE id = ?', [id])) !== undefined;

@@ -69,20 +69,37 @@ export async function startPeerRelay(): Promise<TestRelay & { relay: NostrRelay 
   };
 }
 
-/** Takes every frame and never answers an EVENT; REQs get an empty EOSE so only publishing is slow. */
-export async function startSlowRelay(): Promise<TestRelay> {
+/**
+ * Takes every frame and never answers an EVENT on its own; REQs get an empty EOSE so only publishing
+ * is slow. `answer` sends the OK an EVENT is waiting for, when a test wants a publish to settle.
+ */
+export async function startSlowRelay(): Promise<TestRelay & { answer(id: string, ok: boolean, message?: string): boolean }> {
   const received: unknown[][] = [];
+  const waiting = new Map<string, WebSocket>();
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   wss.on('connection', (ws) => {
     ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as unknown[];
       received.push(frame);
       if (frame[0] === 'REQ') ws.send(JSON.stringify(['EOSE', frame[1]]));
+      const id = frame[0] === 'EVENT' ? (frame[1] as { id?: unknown } | undefined)?.id : undefined;
+      if (typeof id === 'string') waiting.set(id, ws);
     });
     ws.on('error', () => ws.terminate());
   });
   const url = await listen(wss);
-  return { url, received, close: () => closeServer(wss) };
+  return {
+    url,
+    received,
+    close: () => closeServer(wss),
+    answer(id, ok, message = '') {
+      const ws = waiting.get(id);
+      if (!ws || ws.readyState !== ws.OPEN) return false;
+      ws.send(JSON.stringify(['OK', id, ok, message]));
+      waiting.delete(id);
+      return true;
+    },
+  };
 }
 
 /** A ws:// URL on a port that was free a moment ago and has nothing listening now. */

@@ -21,15 +21,12 @@ import type { Command, CommandEnv } from '../registry.ts';
 import { requireSignedRequest } from '../signed.ts';
 import { CacheKind } from '../../../core/kinds.ts';
 
-/** C.3 gives membership status, name and quote replies no kind of their own; they go out as wallet-operation responses. */
-export const KIND_MEMBERSHIP_REPLY = 10000300;
-export const KIND_EXCHANGE_RATE = 10000305;
-export const KIND_ORDER_HISTORY = 10000605;
 const MONITOR_EVERY_MS = 1000;
 const REBROADCAST_STATUS_EVERY_MS = 2000;
 const MAX_QUOTE_ID = 64;
 
-const reply = (content: unknown): CacheObject => synthetic(KIND_MEMBERSHIP_REPLY, content);
+/** C.3 gives membership status, name and quote replies no kind of their own; they go out as wallet-operation responses. */
+const reply = (content: unknown): CacheObject => synthetic(CacheKind.WALLET_OPERATION, content);
 
 async function statusReply(env: CommandEnv, pubkey: string): Promise<CacheObject[]> {
   const m = await membershipOf(env.ctx.db, pubkey, env.ctx.now());
@@ -104,14 +101,14 @@ const purchaseHistory: Command = async (args, env) => {
     amount_usd: usdString(Number(r.amount_usd_cents)),
     currency: 'USD',
   }));
-  return [synthetic(KIND_ORDER_HISTORY, history)];
+  return [synthetic(CacheKind.ORDER_HISTORY, history)];
 };
 
 /** Price of one bitcoin in the currency asked for (default USD, spec §7). */
 export function exchangeRateReply(env: CommandEnv, currency: unknown): CacheObject {
   if (currency !== undefined && currency !== null && typeof currency !== 'string') throw new CommandError('invalid target_currency: expected a string');
   const code = (currency || 'USD').trim().toUpperCase();
-  return synthetic(KIND_EXCHANGE_RATE, { rate: rateOf(membershipConfig(env.ctx).exchangeRates, code), target_currency: code });
+  return synthetic(CacheKind.EXCHANGE_RATE, { rate: rateOf(membershipConfig(env.ctx).exchangeRates, code), target_currency: code });
 }
 
 const exchangeRate: Command = async (args, env) => {

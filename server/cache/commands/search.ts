@@ -35,7 +35,7 @@ function readPage(args: Args, fallbackLimit: number): SearchPage {
   return { since: args.optBound('since'), until: args.optBound('until'), limit: args.limit(fallbackLimit, MAX_PAGE), offset: args.offset() };
 }
 
-const RANGE_LABEL = { created_at: 'created_at', score: 'score', replies: 'replies', satszapped: 'satszapped', likes: 'likes' } as const;
+const RANGE_LABEL = { created_at: 'created_at', score: 'score', replies: 'replies', satszapped: 'satszapped', likes: 'likes', relevance: 'relevance' } as const;
 
 /** Runs an advanced-search query and returns the enriched posts with a RANGE in its order. */
 export async function advancedSearchBundle(

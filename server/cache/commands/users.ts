@@ -3,6 +3,7 @@ import type { Queryable } from '../../store/db.ts';
 import { isHex64, type Args } from '../args.ts';
 import { followerCounts, hiddenFor, mediaServerListsOf, profilesOf, replaceableOf, type CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
+import { hotCaches } from '../hot-cache.ts';
 import type { Command } from '../registry.ts';
 import { followerIncreases } from './follower-gains.ts';
 import { CacheKind } from '../../../core/kinds.ts';
@@ -29,7 +30,13 @@ export async function userInfos(db: Queryable, pubkeys: string[]): Promise<Cache
 
 const num = (v: unknown) => Number(v ?? 0);
 
-async function profileStats(db: Queryable, pubkey: string): Promise<Record<string, unknown>> {
+/**
+ * The counts that change only when `pubkey` publishes (a note, an article, a deletion, its contact
+ * or relay list): cached per author (server/cache/hot-cache.ts), since a busy author's post counts
+ * read every one of their posts. Followers and zaps come from other people's events: followers have
+ * their own cache (data.ts followerCounts), zaps are counted on every request (an index range).
+ */
+async function ownStats(db: Queryable, pubkey: string): Promise<Record<string, unknown>> {
   const [contacts, relays] = await Promise.all([
     replaceableOf(db, 3, [pubkey]).then((m) => m.get(pubkey)),
     replaceableOf(db, 10002, [pubkey]).then((m) => m.get(pubkey)),
@@ -53,25 +60,40 @@ async function profileStats(db: Queryable, pubkey: string): Promise<Record<strin
     `SELECT COUNT(*) AS n FROM replaceable WHERE pubkey = ? AND kind = 30023`,
     [pubkey],
   );
-  const followers = await db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM follows WHERE follows = ?`, [pubkey]);
+  return {
+    follows_count: Math.min(followed.size, MAX_FOLLOWS_COUNT),
+    note_count: num(posts?.note_count),
+    long_form_note_count: num(articles?.n),
+    reply_count: num(posts?.reply_count),
+    time_joined: posts?.time_joined == null ? null : num(posts.time_joined),
+    relay_count: relayUrls.size,
+    media_count: num(posts?.media_count),
+  };
+}
+
+async function profileStats(db: Queryable, pubkey: string): Promise<Record<string, unknown>> {
+  const cache = hotCaches(db)?.authorStats;
+  const own = cache ? await cache.get(pubkey, () => ownStats(db, pubkey)) : await ownStats(db, pubkey);
+  const followers = (await followerCounts(db, [pubkey])).get(pubkey) ?? 0;
   const zaps = await db.get<Record<string, unknown>>(
     `SELECT COUNT(*) AS n, SUM(amount_sats) AS sats,
        SUM(CASE WHEN target_event_id IS NOT NULL THEN 1 ELSE 0 END) AS content_n
      FROM zaps WHERE receiver = ?`,
     [pubkey],
   );
+  // The keys in the order clients have always received them.
   return {
     pubkey,
-    follows_count: Math.min(followed.size, MAX_FOLLOWS_COUNT),
-    followers_count: num(followers?.n),
-    note_count: num(posts?.note_count),
-    long_form_note_count: num(articles?.n),
-    reply_count: num(posts?.reply_count),
-    time_joined: posts?.time_joined == null ? null : num(posts.time_joined),
-    relay_count: relayUrls.size,
+    follows_count: own.follows_count,
+    followers_count: followers,
+    note_count: own.note_count,
+    long_form_note_count: own.long_form_note_count,
+    reply_count: own.reply_count,
+    time_joined: own.time_joined,
+    relay_count: own.relay_count,
     total_zap_count: num(zaps?.n),
     total_satszapped: num(zaps?.sats),
-    media_count: num(posts?.media_count),
+    media_count: own.media_count,
     content_zap_count: num(zaps?.content_n),
   };
 }

@@ -8,10 +8,11 @@ import { useTranslation } from 'react-i18next';
 import type { FeedNote } from '../../../core/types';
 import { displayName } from '../../../core/profile';
 import { accountAction } from '../../lib/account';
-import { authorNpub, broadcastPayload, deletionEvent, noteId, noteLink, rawData, threadRootOf } from '../../lib/noteActions';
+import { broadcastPayload, deletionEvent, noteId, noteLink, rawData, threadRootOf } from '../../lib/noteActions';
 import { confirmDialog, openLogin } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { copyText } from './clipboard';
+import { npubOf } from '../../lib/links';
 import { BroadcastIcon, CodeIcon, CopyIcon, FlagIcon, HashIcon, LinkIcon, MuteIcon, TrashIcon, UserIcon } from './icons';
 import { Menu, type MenuItem } from './Menu';
 import { MENU_NS } from './menuI18n';
@@ -99,7 +100,7 @@ export default function NoteMenu({ note, panel, acting, anchor, onPanel }: NoteM
     { key: 'copyText', label: t('menu.copyText'), Icon: CopyIcon, onSelect: copy(() => event.content, 'toast.copiedText') },
     { key: 'copyId', label: t('menu.copyId'), Icon: HashIcon, onSelect: copy(() => noteId(event), 'toast.copiedId') },
     { key: 'copyRaw', label: t('menu.copyRaw'), Icon: CodeIcon, onSelect: copy(() => rawData(event), 'toast.copiedRaw') },
-    { key: 'copyNpub', label: t('menu.copyNpub'), Icon: UserIcon, onSelect: copy(() => authorNpub(event), 'toast.copiedNpub') },
+    { key: 'copyNpub', label: t('menu.copyNpub'), Icon: UserIcon, onSelect: copy(() => npubOf(event.pubkey), 'toast.copiedNpub') },
     { key: 'broadcast', label: t('menu.broadcast'), Icon: BroadcastIcon, onSelect: signedIn(() => void broadcast()) },
     { key: 'muteThread', label: t('menu.muteThread'), Icon: MuteIcon, onSelect: signedIn(() => void muteThread()) },
   ];

@@ -4,10 +4,10 @@
  * value in the person's currency at the wallet service's rate, and the wallet that will pay.
  * Sending closes it; the zap itself runs like the quick one (optimistic count, rollback with a toast).
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExchangeRate, ZapEndpointInfo } from '../../../core/types';
-import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { useAccount } from '../../lib/account';
 import { MAX_MESSAGE_LENGTH, parseAmount, zapDefaultOf, zapOptionsOf } from '../../lib/zapSettings';
 import { Modal } from '../Modal';
@@ -19,20 +19,12 @@ const SATS_PER_BTC = 100_000_000;
 
 /** The LNURL limits and the exchange rate, fetched once the modal opens. */
 function useZapContext(target: ZapTarget, currency: string): { endpoint: ZapEndpointInfo | null; rate: ExchangeRate | null } {
-  const [endpoint, setEndpoint] = useState<ZapEndpointInfo | null>(null);
-  const [rate, setRate] = useState<ExchangeRate | null>(null);
-  useEffect(() => {
-    let live = true;
-    void connect().then(async (api) => {
-      const [e, r] = await Promise.all([api.zapEndpoint(target.lud16, target.lud06).catch(() => ({ error: 'failed' })), api.exchangeRate(currency).catch(() => undefined)]);
-      if (!live) return;
-      setEndpoint(e);
-      setRate(r ?? null);
-    });
-    return () => {
-      live = false;
-    };
-  }, [target.lud16, target.lud06, currency]);
+  const { data } = useWorkerRequest(
+    (api) => Promise.all([api.zapEndpoint(target.lud16, target.lud06).catch(() => ({ error: 'failed' })), api.exchangeRate(currency).catch(() => undefined)]),
+    [target.lud16, target.lud06, currency],
+  );
+  const endpoint: ZapEndpointInfo | null = data?.[0] ?? null;
+  const rate = data?.[1] ?? null;
   return { endpoint, rate };
 }
 

@@ -9,7 +9,7 @@ import en from '../../../locales/en/actions.json';
 import i18n, { registerNamespace } from '../../i18n';
 import type { FeedNote, NostrEvent, NoteStats, Profile, ZapResult } from '../../../core/types';
 import { accountAction, useAccount } from '../../lib/account';
-import { bookmarkTag, coordinateOf, hasBookmark, plainEvent, threadRootOf, shownStats, type ViewerState } from '../../lib/noteActions';
+import { bookmarkTag, coordinateOf, hasBookmark, plainEvent, shownStats, type ViewerState } from '../../lib/noteActions';
 import { payWithWebln, weblnPays } from '../../lib/webln';
 import { Comlink, connect } from '../../worker-client';
 import { toastError } from '../../lib/toast';
@@ -218,27 +218,10 @@ export async function toggleBookmark(note: FeedNote, bookmarked: boolean): Promi
 }
 
 /**
- * A feed's notes without the muted authors' notes and reposts and the muted threads' notes (the
- * server leaves them out of the next page, but the open feed already holds them) and without notes
- * deleted here. A thread page opened on purpose keeps its own thread (`threads: false`).
+ * The notes without those deleted in this session (in any tab of the browser). Mutes, the pill and
+ * the notes just published are decided in the worker (worker/feedView.ts) before a list gets here.
  */
-export function useVisibleNotes(notes: FeedNote[], { threads = true }: { threads?: boolean } = {}): FeedNote[] {
-  const snapshot = useAccount();
-  const account = snapshot?.account;
-  const own = snapshot?.login.pubkey;
+export function useVisibleNotes(notes: FeedNote[]): FeedNote[] {
   const gone = useDeletedNotes();
-  return useMemo(() => {
-    const hidden = new Set((account?.muted ?? []).filter((p) => p !== own));
-    const mutedThreads = new Set(
-      threads ? [...(account?.mutedTags ?? []), ...(account?.mutedPrivateTags ?? [])].filter((t) => t[0] === 'e' && t[1]).map((t) => t[1]) : [],
-    );
-    if (hidden.size === 0 && gone.size === 0 && mutedThreads.size === 0) return notes;
-    return notes.filter(
-      (n) =>
-        !gone.has(n.event.id) &&
-        !hidden.has(n.event.pubkey) &&
-        !(n.repostedBy && hidden.has(n.repostedBy.pubkey)) &&
-        !(mutedThreads.size > 0 && (mutedThreads.has(n.event.id) || mutedThreads.has(threadRootOf(n.event)))),
-    );
-  }, [notes, account?.muted, account?.mutedTags, account?.mutedPrivateTags, own, gone, threads]);
+  return useMemo(() => (gone.size === 0 ? notes : notes.filter((n) => !gone.has(n.event.id))), [notes, gone]);
 }

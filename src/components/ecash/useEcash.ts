@@ -1,8 +1,8 @@
 /** The ecash wallet as the worker keeps it, the HUF rate for its total, and the text for a failure. */
-import { useEffect, useState } from 'react';
 import type { EcashSnapshot } from '../../../core/types';
 import { tabId, connect } from '../../worker-client';
 import { useWorkerWatch } from '../../lib/useWorkerWatch';
+import { useRequest } from '../../lib/useWorkerRequest';
 
 export function useEcash(): EcashSnapshot | null {
   return useWorkerWatch<EcashSnapshot>(
@@ -15,8 +15,7 @@ let hufRate: Promise<number | null> | undefined;
 
 /** Price of one bitcoin in forints (membership_exchange_rate), or null when the server does not say. */
 export function useHufRate(): number | null {
-  const [rate, setRate] = useState<number | null>(null);
-  useEffect(() => {
+  const { data: rate } = useRequest(() => {
     hufRate ??= connect()
       .then((api) => api.request('membership_exchange_rate', { target_currency: 'HUF' }))
       .then((r) => {
@@ -30,13 +29,9 @@ export function useHufRate(): number | null {
         hufRate = undefined;
         return null;
       });
-    let live = true;
-    void hufRate.then((v) => live && setRate(v));
-    return () => {
-      live = false;
-    };
+    return hufRate;
   }, []);
-  return rate;
+  return rate ?? null;
 }
 
 const MESSAGE_KEYS: Record<string, string> = {

@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TokenSummary } from '../../../core/types';
 import { decodeCashu } from '../../lib/content';
 import { NOTE_NS } from '../../lib/noteI18n';
 import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { useActingPubkey } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
@@ -22,18 +23,8 @@ function mintHost(mint: string): string {
 /** cashuA is read here; cashuB (CBOR) by the worker's decoder, so the tab does not load it. */
 function useTokenSummary(token: string): TokenSummary | null | undefined {
   const local = useMemo(() => (token.startsWith('cashuA') ? decodeCashu(token) : undefined), [token]);
-  const [remote, setRemote] = useState<TokenSummary | null | undefined>(undefined);
-  useEffect(() => {
-    if (local !== undefined) return;
-    let live = true;
-    void connect()
-      .then((api) => api.ecashDecode(token))
-      .then((s) => live && setRemote(s))
-      .catch(() => live && setRemote(null));
-    return () => {
-      live = false;
-    };
-  }, [token, local]);
+  const { data, error } = useWorkerRequest(local === undefined ? (api) => api.ecashDecode(token) : null, [token, local]);
+  const remote = error !== undefined ? null : data;
   return local !== undefined ? local : remote;
 }
 

@@ -1,7 +1,6 @@
 import type { MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { naddrEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, Profile } from '../../../core/types';
 import { displayName, emptyProfile } from '../../../core/profile';
 import { formatFullDate, formatRelativeTime } from '../../lib/format';
@@ -10,7 +9,7 @@ import { mediaUrl } from '../../lib/media';
 import { NOTE_NS } from '../../lib/noteI18n';
 import { Avatar } from '../Avatar';
 import { NoteContent } from '../NoteContent';
-import { noteHref, profileHref } from '../../lib/links';
+import { articleHref, noteHref, profileHref } from '../../lib/links';
 
 const LONG_FORM = 30023;
 const SUMMARY_MAX = 240;
@@ -19,14 +18,6 @@ function tagValue(event: NostrEvent, name: string): string {
   return event.tags.find((t) => t[0] === name)?.[1]?.trim() ?? '';
 }
 
-function articleHref(event: NostrEvent, bech32?: string): string {
-  if (bech32?.startsWith('naddr1')) return `/a/${bech32}`;
-  try {
-    return `/a/${naddrEncode({ kind: event.kind, pubkey: event.pubkey, identifier: tagValue(event, 'd') })}`;
-  } catch {
-    return `/e/${event.id}`;
-  }
-}
 
 /** A referenced article (naddr, or a nevent pointing at one): image, title and summary, one link. */
 export function EmbeddedArticle({ event, bech32, profiles }: { event: NostrEvent; bech32?: string; profiles: Record<string, Profile> }) {
@@ -36,7 +27,7 @@ export function EmbeddedArticle({ event, bech32, profiles }: { event: NostrEvent
   const image = tagValue(event, 'image');
   const author = profiles[event.pubkey] ?? emptyProfile(event.pubkey);
   return (
-    <Link className="note-embed note-embed-article" href={articleHref(event, bech32)} aria-label={t('embed.articleLabel', { title })}>
+    <Link className="note-embed note-embed-article" href={bech32?.startsWith('naddr1') ? `/a/${bech32}` : articleHref(event)} aria-label={t('embed.articleLabel', { title })}>
       {/^https?:\/\//.test(image) && <img className="note-embed-article-image" src={mediaUrl(image, 's')} alt="" loading="lazy" decoding="async" />}
       <span className="note-embed-article-text">
         <span className="note-embed-kicker">

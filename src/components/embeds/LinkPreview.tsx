@@ -1,8 +1,9 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { mediaUrl } from '../../lib/media';
 import { NOTE_NS } from '../../lib/noteI18n';
 import { config } from '../../worker-client';
+import { useRequest } from '../../lib/useWorkerRequest';
 
 interface Preview {
   title: string;
@@ -81,19 +82,9 @@ function PreviewImage({ src, alt }: { src: string; alt: string }) {
 /** A link's preview card (title, description, origin) once the server has one; a plain link until then. */
 export function LinkPreview({ url }: { url: string }) {
   const { t } = useTranslation(NOTE_NS);
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const preview = useRequest(() => loadPreview(url), [url]).data ?? null;
   const [tallTitle, setTallTitle] = useState(false);
   const titleRef = useRef<HTMLSpanElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    void loadPreview(url).then((p) => {
-      if (live) setPreview(p);
-    });
-    return () => {
-      live = false;
-    };
-  }, [url]);
 
   useLayoutEffect(() => {
     if (titleRef.current) setTallTitle(titleRef.current.offsetHeight > TITLE_HEIGHT_LIMIT);

@@ -2,10 +2,11 @@
  * Explore's panels: the network's numbers, live from net_stats (pushed five times a second until
  * CLOSE), and the legend counters of explore_legend_counts for a signed-in user.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CacheObject } from '../../../core/types';
-import { Comlink, connect, getApi, tabId } from '../../worker-client';
+import { Comlink, tabId } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 import { useLoad } from './useExplore';
 import { CacheKind } from '../../../core/kinds';
 
@@ -33,46 +34,35 @@ function parseNumbers<K extends string>(content: string | undefined, keys: reado
 
 function useNetStats(): NetStats | undefined {
   const [stats, setStats] = useState<NetStats>();
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    let latest: NetStats | undefined;
-    let shown = '';
-    const paint = () => {
-      const key = JSON.stringify(latest);
-      if (latest && key !== shown) {
-        shown = key;
-        setStats(latest);
-      }
-    };
-    const timer = window.setInterval(paint, REPAINT_MS);
-    connect()
-      .then((api) =>
-        api.subscribe(
-          tabId,
-          'net_stats',
-          {},
-          Comlink.proxy((e: CacheObject) => {
-            if (!live || e.kind !== CacheKind.NET_STATS) return;
-            const first = latest === undefined;
-            latest = parseNumbers(e.content, NET_KEYS) ?? latest;
-            if (first) paint();
-          }),
-        ),
-      )
-      .then((h) => {
-        const api = getApi();
-        if (live) handle = h;
-        else if (api) void api.unsubscribe(h);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      window.clearInterval(timer);
-      const api = getApi();
-      if (handle !== null && api) void api.unsubscribe(handle);
-    };
+  // Pushes land here and are painted once a second: net_stats pushes faster than a person reads.
+  const latest = useRef<{ value?: NetStats; shown: string }>({ shown: '' });
+  const paint = useCallback(() => {
+    const { value, shown } = latest.current;
+    const key = JSON.stringify(value);
+    if (value && key !== shown) {
+      latest.current.shown = key;
+      setStats(value);
+    }
   }, []);
+  useEffect(() => {
+    const timer = window.setInterval(paint, REPAINT_MS);
+    return () => window.clearInterval(timer);
+  }, [paint]);
+  useWorkerWatch<never>(
+    (api) =>
+      api.subscribe(
+        tabId,
+        'net_stats',
+        {},
+        Comlink.proxy((e: CacheObject) => {
+          if (e.kind !== CacheKind.NET_STATS) return;
+          const first = latest.current.value === undefined;
+          latest.current.value = parseNumbers(e.content, NET_KEYS) ?? latest.current.value;
+          if (first) paint();
+        }),
+      ),
+    (api, h) => api.unsubscribe(h),
+  );
   return stats;
 }
 

@@ -1,7 +1,8 @@
 /** Explore's small data hooks: who is signed in, one-shot requests, and offset-paged lists. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAccount } from '../../lib/account';
 import { connect, type Api } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 
 /** The signed-in (or read-only) user's pubkey; undefined for a guest and while the login is settling. */
 export function useViewerPubkey(): string | undefined {
@@ -14,22 +15,9 @@ export type Loaded<T> = { status: 'loading' } | { status: 'ready'; value: T } | 
 
 /** Runs `load` once per `key`; `retry` runs it again. Empty answers are answers: nothing retries on its own. */
 export function useLoad<T>(key: string, load: (api: Api) => Promise<T>): { state: Loaded<T>; retry: () => void } {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  useEffect(() => {
-    let live = true;
-    setState({ status: 'loading' });
-    connect()
-      .then((api) => loadRef.current(api))
-      .then((value) => live && setState({ status: 'ready', value }))
-      .catch(() => live && setState({ status: 'error' }));
-    return () => {
-      live = false;
-    };
-  }, [key, attempt]);
-  return { state, retry: useCallback(() => setAttempt((a) => a + 1), []) };
+  const { data, error, loading, reload } = useWorkerRequest(load, [key]);
+  const state = useMemo((): Loaded<T> => (loading || (data === undefined && error === undefined) ? { status: 'loading' } : error !== undefined ? { status: 'error' } : { status: 'ready', value: data as T }), [loading, data, error]);
+  return { state, retry: reload };
 }
 
 export interface Paged<T> {

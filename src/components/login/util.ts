@@ -1,7 +1,6 @@
 /** Small helpers shared by the login modals, the /new wizard and the account page. */
-import { useEffect, useState } from 'react';
-import { connect } from '../../worker-client';
 import { showToast, toastSuccess } from '../../lib/toast';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 
 /** A NIP-07 extension is present in this tab (the worker cannot see window.nostr itself). */
 export function hasExtension(): boolean {
@@ -22,16 +21,6 @@ export async function copyWithToast(text: string, copied: string, failed: string
 
 /** The signed-in key's nsec, read from the worker only while `wanted` and forgotten when it is not. */
 export function useRevealedSecret(wanted: boolean): string | null {
-  const [nsec, setNsec] = useState<string | null>(null);
-  useEffect(() => {
-    if (!wanted) return setNsec(null);
-    let live = true;
-    void connect()
-      .then((api) => api.revealSecret())
-      .then((value) => live && setNsec(value));
-    return () => {
-      live = false;
-    };
-  }, [wanted]);
-  return nsec;
+  const { data: nsec } = useWorkerRequest(wanted ? (api) => api.revealSecret() : null, [wanted]);
+  return (wanted && nsec) || null;
 }

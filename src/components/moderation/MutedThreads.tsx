@@ -1,36 +1,34 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { noteEncode } from 'nostr-tools/nip19';
 import type { NostrEvent } from '../../../core/types';
-import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { profileOf, rememberProfiles } from './useProfiles';
 import { displayName } from '../../../core/profile';
 
 const SNIPPET_CHARS = 140;
+const NO_NOTES: Record<string, NostrEvent> = {};
 
 /** The muted threads' root notes, fetched once per set of ids; unknown ones show their id. */
 function useNotes(ids: string[]): Record<string, NostrEvent> {
-  const [notes, setNotes] = useState<Record<string, NostrEvent>>({});
   const key = [...ids].sort().join(',');
-  useEffect(() => {
-    if (!key) return;
-    let live = true;
-    connect()
-      .then((api) => api.request('events', { event_ids: key.split(','), extended_response: true }))
-      .then((reply) => {
-        rememberProfiles(reply.events);
-        const out: Record<string, NostrEvent> = {};
-        for (const o of reply.events) {
-          if (typeof o.id === 'string' && typeof o.content === 'string' && o.kind !== 0) out[o.id] = o as unknown as NostrEvent;
-        }
-        if (live) setNotes(out);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [key]);
+  const { data } = useWorkerRequest(
+    key
+      ? (api) =>
+          api.request('events', { event_ids: key.split(','), extended_response: true }).then((reply) => {
+            rememberProfiles(reply.events);
+            const out: Record<string, NostrEvent> = {};
+            for (const o of reply.events) {
+              if (typeof o.id === 'string' && typeof o.content === 'string' && o.kind !== 0) out[o.id] = o as unknown as NostrEvent;
+            }
+            return out;
+          })
+      : null,
+    [key],
+    // Unmuting one thread asks again; the others keep their text meanwhile instead of flashing ids.
+    { keep: true },
+  );
+  const notes = data ?? NO_NOTES;
   return notes;
 }
 

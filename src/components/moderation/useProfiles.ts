@@ -2,10 +2,10 @@
  * Kind-0 profiles for lists of people (muted users, subscribed lists, the allow list). Kept per
  * tab, so adding one person to a list fetches only that person.
  */
-import { useEffect, useState } from 'react';
 import { parseProfile, emptyProfile } from '../../../core/profile';
 import type { CacheObject, NostrEvent, Profile } from '../../../core/types';
 import { connect } from '../../worker-client';
+import { useRequest } from '../../lib/useWorkerRequest';
 
 const known = new Map<string, Profile>();
 const asked = new Set<string>();
@@ -30,27 +30,25 @@ export function profileOf(pubkey: string): Profile {
 }
 
 export function useProfiles(pubkeys: string[]): (pubkey: string) => Profile {
-  const [, setVersion] = useState(0);
   const missing = [...new Set(pubkeys)].filter((p) => !known.has(p) && !asked.has(p)).sort();
   const key = missing.join(',');
-  useEffect(() => {
-    if (!key) return;
-    let live = true;
-    const wanted = key.split(',');
-    for (const p of wanted) asked.add(p);
-    connect()
-      .then((api) => api.request('user_infos', { pubkeys: wanted }))
-      .then((reply) => {
-        rememberProfiles(reply.events);
-        if (live) setVersion((v) => v + 1);
-      })
-      // A failed lookup leaves the generated avatar and the short npub; a later mount asks again.
-      .catch(() => {
-        for (const p of wanted) asked.delete(p);
-      });
-    return () => {
-      live = false;
-    };
-  }, [key]);
+  // The answer goes to the shared store; the hook's new state is what draws the names again.
+  useRequest(
+    key
+      ? () => {
+          const wanted = key.split(',');
+          for (const p of wanted) asked.add(p);
+          return connect()
+            .then((api) => api.request('user_infos', { pubkeys: wanted }))
+            .then((reply) => rememberProfiles(reply.events))
+            // A failed lookup leaves the generated avatar and the short npub; a later mount asks again.
+            .catch((err: unknown) => {
+              for (const p of wanted) asked.delete(p);
+              throw err;
+            });
+        }
+      : null,
+    [key],
+  );
   return profileOf;
 }

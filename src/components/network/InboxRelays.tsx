@@ -3,30 +3,23 @@
  * private messages. Edited here as a list and published as a whole; until published, the changes
  * are only on this page.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkRelayUrl } from '../../../core/relayUrl';
 import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { OneFieldForm } from '../settings/OneFieldForm';
 import type { Run } from '../../lib/useBusy';
 
 export function InboxRelays({ pubkey, busy, run }: { pubkey?: string; busy: boolean; run: Run }) {
   const { t } = useTranslation('network');
-  const [relays, setRelays] = useState<string[] | undefined>(undefined);
+  // What this page changed, for the account it was changed for; until then the published list.
+  const [edited, setEdited] = useState<{ pubkey: string; list: string[] }>();
   const [changed, setChanged] = useState(false);
-
-  useEffect(() => {
-    if (!pubkey) return;
-    let live = true;
-    connect()
-      .then((api) => api.getInboxRelays(pubkey))
-      .then((list) => live && setRelays(list))
-      .catch(() => live && setRelays([]));
-    return () => {
-      live = false;
-    };
-  }, [pubkey]);
+  const { data: published, error } = useWorkerRequest(pubkey ? (api) => api.getInboxRelays(pubkey) : null, [pubkey]);
+  const relays = edited && edited.pubkey === pubkey ? edited.list : error !== undefined ? [] : published;
+  const setRelays = (list: string[]) => pubkey && setEdited({ pubkey, list });
 
   if (!pubkey) return null;
 

@@ -2,10 +2,10 @@
  * "Saját relék": the relays of the published kind-10002 list next to what the pool uses, and the
  * caching service's suggested relays (get_default_relays) that are not used yet, each addable.
  */
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RelayFlags, RelayInfo } from '../../../core/types';
 import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { toastSuccess } from '../../lib/toast';
 import { parseDefaultRelays, parseUserRelays, relayMap, sameRelay } from './relayList';
 import { publishRelayList } from './save';
@@ -13,30 +13,19 @@ import type { Run } from '../../lib/useBusy';
 
 export function OwnRelays({ pubkey, relays, busy, run }: { pubkey?: string; relays: RelayInfo[]; busy: boolean; run: Run }) {
   const { t } = useTranslation('network');
-  const [own, setOwn] = useState<Record<string, RelayFlags> | null | undefined>(undefined);
-  const [suggested, setSuggested] = useState<string[]>([]);
   // The published list changes when this page publishes one; the pool's URLs are the cue to ask again.
   const poolKey = relays.map((r) => `${r.url}:${r.read}:${r.write}`).join(',');
-
-  useEffect(() => {
-    let live = true;
-    connect()
-      .then(async (api) => {
-        const [defaults, mine] = await Promise.all([
-          api.request('get_default_relays'),
-          pubkey ? api.request('get_user_relays', { pubkey }) : Promise.resolve(null),
-        ]);
-        if (!live) return;
-        setSuggested(parseDefaultRelays(defaults.events));
-        setOwn(mine ? parseUserRelays(mine.events) : null);
-      })
-      .catch(() => {
-        if (live) setOwn(null);
-      });
-    return () => {
-      live = false;
-    };
-  }, [pubkey, poolKey]);
+  const { data, error } = useWorkerRequest(
+    async (api) => {
+      const [defaults, mine] = await Promise.all([api.request('get_default_relays'), pubkey ? api.request('get_user_relays', { pubkey }) : Promise.resolve(null)]);
+      return { suggested: parseDefaultRelays(defaults.events), own: mine ? parseUserRelays(mine.events) : null };
+    },
+    [pubkey, poolKey],
+    { keep: true },
+  );
+  // Without an answer there is no list to show; the suggestions of an earlier answer stay.
+  const own: Record<string, RelayFlags> | null | undefined = error !== undefined ? null : data?.own;
+  const suggested = data?.suggested ?? [];
 
   const inPool = (url: string) => relays.some((r) => sameRelay(r.url, url));
   const use = (url: string, flags: RelayFlags = { read: true, write: true }) =>

@@ -2,9 +2,9 @@
  * Step 3: suggested accounts (get_suggested_users), grouped as the server groups them, every one
  * preselected. Nothing is published here; the contact list goes out when the wizard finishes.
  */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { parseSuggestedUsers, type SuggestedGroup } from '../../lib/newAccount';
 import { displayName } from '../../../core/profile';
 import { Avatar } from '../Avatar';
@@ -22,21 +22,9 @@ type Load = { status: 'loading' } | { status: 'ready'; groups: SuggestedGroup[] 
 
 export function FollowStep({ follows, onChange, onBack, onNext }: Props) {
   const { t } = useTranslation('login');
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-
-  const fetchSuggestions = useCallback(() => {
-    setLoad({ status: 'loading' });
-    let live = true;
-    connect()
-      .then((api) => api.request('get_suggested_users'))
-      .then((reply) => live && setLoad({ status: 'ready', groups: parseSuggestedUsers(reply) }))
-      .catch(() => live && setLoad({ status: 'error' }));
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  useEffect(() => fetchSuggestions(), [fetchSuggestions]);
+  const { data: groups, error, reload: fetchSuggestions } = useWorkerRequest((api) => api.request('get_suggested_users').then(parseSuggestedUsers), []);
+  // One object per answer: the effect below runs when the answer changes, not on every render.
+  const load = useMemo<Load>(() => (groups ? { status: 'ready', groups } : error !== undefined ? { status: 'error' } : { status: 'loading' }), [groups, error]);
 
   const everyone = load.status === 'ready' ? load.groups.flatMap((g) => g.members.map((m) => m.pubkey)) : [];
   // First visit of the step: all suggestions start ticked.

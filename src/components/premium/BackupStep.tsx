@@ -1,8 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CacheObject } from '../../../core/types';
-import { contentOf, KIND_CONTENT_STATS, ofKind, signed } from './membership';
+import { contentOf, ofKind, signed } from './membership';
 import { RebroadcastPanel } from './RebroadcastPanel';
+import { useRequest } from '../../lib/useWorkerRequest';
+import { CacheKind } from '../../../core/kinds';
+
+const NO_STATS: { kind: number; cnt: number }[] = [];
 
 const PAGE = 500;
 const NAMED = new Set([0, 1, 3, 6, 7, 10000, 10002, 10003, 30023]);
@@ -10,30 +14,23 @@ const NAMED = new Set([0, 1, 3, 6, 7, 10000, 10002, 10003, 30023]);
 /** Content backup: choose kinds, fetch the events page by page with progress, then download one JSON file. */
 export default function BackupStep() {
   const { t } = useTranslation('premium');
-  const [stats, setStats] = useState<{ kind: number; cnt: number }[] | null>(null);
-  const [chosen, setChosen] = useState<Set<number>>(new Set());
+  const { data, error: statsError } = useRequest(() => signed('membership_content_stats').then((reply) => contentOf<{ kind: number; cnt: number }[]>(ofKind(reply, CacheKind.CONTENT_STATS)) ?? []), []);
+  const stats = data ?? (statsError !== undefined ? NO_STATS : null);
+  // Every kind starts chosen; the person's ticks replace that.
+  const [picked, setChosen] = useState<Set<number> | null>(null);
+  const chosen = useMemo(() => picked ?? new Set((stats ?? []).map((x) => x.kind)), [picked, stats]);
   const [state, setState] = useState<'idle' | 'running' | 'done' | 'error'>('idle');
   const [done, setDone] = useState(0);
   const [error, setError] = useState('');
   const [href, setHref] = useState('');
   const stop = useRef(false);
 
-  useEffect(() => {
-    let live = true;
-    signed('membership_content_stats').then(
-      (reply) => {
-        const s = contentOf<{ kind: number; cnt: number }[]>(ofKind(reply, KIND_CONTENT_STATS)) ?? [];
-        if (!live) return;
-        setStats(s);
-        setChosen(new Set(s.map((x) => x.kind)));
-      },
-      () => live && setStats([]),
-    );
-    return () => {
-      live = false;
+  useEffect(
+    () => () => {
       stop.current = true;
-    };
-  }, []);
+    },
+    [],
+  );
   useEffect(() => () => (href ? URL.revokeObjectURL(href) : undefined), [href]);
 
   const label = (kind: number) => (NAMED.has(kind) ? t(`backup.kindNames.${kind}`) : t('backup.kindNames.other', { kind }));

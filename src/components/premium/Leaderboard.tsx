@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { CacheReply, Profile } from '../../../core/types';
@@ -9,9 +9,10 @@ import { CacheKind } from '../../../core/kinds';
 import { useActingPubkey } from '../../lib/account';
 import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
-import { contentOf, formatDay, KIND_LEGEND_BOARD, KIND_PREMIUM_BOARD, ofKind, publicRequest } from './membership';
+import { contentOf, formatDay, ofKind, publicRequest } from './membership';
 import { profileHref } from '../../lib/links';
 import { PAGE, PageFooter, usePages } from './paging';
+import { useRequest } from '../../lib/useWorkerRequest';
 
 type Board = 'premium' | 'legend';
 const ORDERS: Record<Board, string[]> = { premium: ['premium_since'], legend: ['donated_btc', 'last_donation'] };
@@ -26,7 +27,7 @@ interface Row {
 }
 
 function rowsOf(reply: CacheReply, board: Board): Row[] {
-  const raw = contentOf<Omit<Row, 'profile'>[]>(ofKind(reply, board === 'legend' ? KIND_LEGEND_BOARD : KIND_PREMIUM_BOARD)) ?? [];
+  const raw = contentOf<Omit<Row, 'profile'>[]>(ofKind(reply, board === 'legend' ? CacheKind.LEGEND_LEADERBOARD : CacheKind.PREMIUM_LEADERBOARD)) ?? [];
   const profiles = new Map<string, Profile>();
   for (const e of reply.events) if (isNostrEvent(e) && e.kind === 0) profiles.set(e.pubkey, parseProfile(e));
   attachLooks(profiles.values(), membershipLooks(reply.events));
@@ -37,18 +38,11 @@ function rowsOf(reply: CacheReply, board: Board): Row[] {
 function LegendCounts() {
   const { t, i18n } = useTranslation('premium');
   const pubkey = useActingPubkey();
-  const [counts, setCounts] = useState<Record<string, number> | null>(null);
-  useEffect(() => {
-    if (!pubkey) return;
-    let live = true;
-    publicRequest('explore_legend_counts', { pubkey }).then(
-      (reply) => live && setCounts(contentOf<Record<string, number>>(ofKind(reply, CacheKind.LEGEND_COUNTS)) ?? {}),
-      () => live && setCounts({}),
-    );
-    return () => {
-      live = false;
-    };
-  }, [pubkey]);
+  // Without an answer the counts read as zero, like an empty network.
+  const { data: counts } = useRequest(
+    pubkey ? () => publicRequest('explore_legend_counts', { pubkey }).then((reply) => contentOf<Record<string, number>>(ofKind(reply, CacheKind.LEGEND_COUNTS)) ?? {}) : null,
+    [pubkey],
+  );
   const n = (v: number | undefined) => (v ?? 0).toLocaleString(i18n.resolvedLanguage ?? 'hu');
   return (
     <aside className="premium-counts" aria-labelledby="premium-counts-heading" data-testid="legend-counts">

@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { LegendStyle, Profile } from '../../../core/types';
 import { emptyProfile } from '../../../core/profile';
 import { toastError, toastSuccess } from '../../lib/toast';
+import { useRequest } from '../../lib/useWorkerRequest';
 import { Avatar } from '../Avatar';
 import { MemberBadge } from '../MemberBadge';
-import { contentOf, KIND_LEGEND, ofKind, signed, type MembershipStatus } from './membership';
+import { contentOf, ofKind, signed, type MembershipStatus } from './membership';
+import { CacheKind } from '../../../core/kinds';
 
 const STYLES: LegendStyle[] = ['GOLD', 'AQUA', 'SILVER', 'PURPLE', 'PURPLEHAZE', 'TEAL', 'BROWN', 'BLUE', 'SUNFIRE'];
 
@@ -17,23 +19,22 @@ interface Looks {
   in_leaderboard: boolean;
 }
 
+const DEFAULT_LOOKS: Looks = { style: '', custom_badge: false, avatar_glow: false, in_leaderboard: true };
+
 function Customize({ pubkey }: { pubkey: string }) {
   const { t } = useTranslation('premium');
-  const [looks, setLooks] = useState<Looks | null>(null);
+  const { data: loaded, error } = useRequest(
+    () =>
+      signed('membership_legend_customization').then((reply): Looks => {
+        const c = contentOf<Record<string, Partial<Looks>>>(ofKind(reply, CacheKind.LEGEND_CUSTOMIZATION))?.[pubkey] ?? {};
+        return { style: (c.style ?? '') as LegendStyle, custom_badge: c.custom_badge === true, avatar_glow: c.avatar_glow === true, in_leaderboard: c.in_leaderboard !== false };
+      }),
+    [pubkey],
+  );
+  // The person's choices win over the stored ones; without stored ones the defaults are offered.
+  const [edited, setLooks] = useState<Looks | null>(null);
+  const looks = edited ?? loaded ?? (error !== undefined ? DEFAULT_LOOKS : null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let live = true;
-    signed('membership_legend_customization').then(
-      (reply) => {
-        const c = contentOf<Record<string, Partial<Looks>>>(ofKind(reply, KIND_LEGEND))?.[pubkey] ?? {};
-        if (live) setLooks({ style: (c.style ?? '') as LegendStyle, custom_badge: c.custom_badge === true, avatar_glow: c.avatar_glow === true, in_leaderboard: c.in_leaderboard !== false });
-      },
-      () => live && setLooks({ style: '', custom_badge: false, avatar_glow: false, in_leaderboard: true }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [pubkey]);
   if (!looks) return <p role="status">{t('loading')}</p>;
   const save = async () => {
     setBusy(true);
@@ -96,7 +97,7 @@ export default function LegendStep({ pubkey, status }: { pubkey: string; status:
       <h2 id="premium-legend-heading">{t('legend.heading')}</h2>
       <p>{t('legend.text')}</p>
       {legend ? (
-        <Customize pubkey={pubkey} />
+        <Customize key={pubkey} pubkey={pubkey} />
       ) : (
         <Link href="/premium/support" className="button">
           {t('legend.become')}

@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { CopyButton } from '../embeds/CopyButton';
-import { contentOf, formatBytes, formatDay, KIND_MEDIA_LIST, KIND_MEDIA_STATS, ofKind, signed, STORAGE_QUOTA_BYTES } from './membership';
+import { contentOf, formatBytes, formatDay, ofKind, signed, STORAGE_QUOTA_BYTES } from './membership';
 import { PAGE, PageFooter, usePages } from './paging';
+import { CacheKind } from '../../../core/kinds';
 
 interface Stats {
   video: number;
@@ -30,8 +31,8 @@ export default function MediaStep() {
       signed('membership_media_management_stats'),
       signed('membership_media_management_uploads', { limit: PAGE, offset }),
     ]);
-    setStats(contentOf<Stats>(ofKind(s, KIND_MEDIA_STATS)) ?? null);
-    return contentOf<Item[]>(ofKind(list, KIND_MEDIA_LIST)) ?? [];
+    setStats(contentOf<Stats>(ofKind(s, CacheKind.MEDIA_STATS)) ?? null);
+    return contentOf<Item[]>(ofKind(list, CacheKind.MEDIA_LIST)) ?? [];
   }, []);
   const { items, setItems, state, more, load } = usePages(fetchPage);
 
@@ -40,7 +41,7 @@ export default function MediaStep() {
     if (!ok) return;
     try {
       const reply = await signed('membership_media_management_delete', { url: item.url });
-      setStats(contentOf<Stats>(ofKind(reply, KIND_MEDIA_STATS)) ?? stats);
+      setStats(contentOf<Stats>(ofKind(reply, CacheKind.MEDIA_STATS)) ?? stats);
       setItems((old) => old.filter((i) => i.url !== item.url));
       toastSuccess(t('media.deleted'));
     } catch (err) {

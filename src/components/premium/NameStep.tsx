@@ -1,8 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { MembershipError, NAME_MIN, contentOf, publicRequest } from './membership';
 import { serverInfo, setChoice, useChoice } from './purchase';
+import { useRequest } from '../../lib/useWorkerRequest';
 
 const NAME_MAX = 32;
 const ALLOWED = /^[a-z0-9._-]*$/;
@@ -22,29 +23,24 @@ export type Check = { state: 'idle' } | { state: 'checking' } | { state: 'availa
 
 /** As-you-type availability (membership_name_available with the pubkey: a member's own name counts as free). */
 export function useAvailability(name: string, pubkey: string | undefined): Check {
-  const [check, setCheck] = useState<Check>({ state: 'idle' });
-  useEffect(() => {
-    if (nameProblem(name)) {
-      setCheck({ state: 'idle' });
-      return;
-    }
-    let live = true;
-    setCheck({ state: 'checking' });
-    const timer = window.setTimeout(() => {
-      publicRequest('membership_name_available', { name, ...(pubkey ? { pubkey } : {}) }).then(
-        (reply) => {
-          if (!live) return;
-          const c = contentOf<{ available?: unknown; name?: unknown }>(reply.events[0]);
-          setCheck({ state: c?.available === true ? 'available' : 'unavailable' });
-        },
-        (err: unknown) => live && setCheck({ state: 'error', text: err instanceof MembershipError ? err.message : '' }),
-      );
-    }, CHECK_DELAY_MS);
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [name, pubkey]);
+  const wanted = !nameProblem(name);
+  const { data, error, loading } = useRequest(
+    wanted
+      ? () =>
+          publicRequest('membership_name_available', { name, ...(pubkey ? { pubkey } : {}) }).then((reply) => {
+            const c = contentOf<{ available?: unknown; name?: unknown }>(reply.events[0]);
+            return c?.available === true;
+          })
+      : null,
+    [name, pubkey],
+    { delayMs: CHECK_DELAY_MS },
+  );
+  const check = useMemo((): Check => {
+    if (!wanted) return { state: 'idle' };
+    if (loading) return { state: 'checking' };
+    if (error !== undefined) return { state: 'error', text: error instanceof MembershipError ? error.message : '' };
+    return data === undefined ? { state: 'checking' } : { state: data ? 'available' : 'unavailable' };
+  }, [wanted, loading, error, data]);
   return check;
 }
 

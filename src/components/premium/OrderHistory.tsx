@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { contentOf, formatDay, KIND_HISTORY, ofKind, signed } from './membership';
+import { contentOf, formatDay, ofKind, signed } from './membership';
 import { PAGE, PageFooter, usePages } from './paging';
+import { CacheKind } from '../../../core/kinds';
 
 interface Order {
   purchased_at: number;
@@ -16,7 +17,7 @@ export function OrderHistory() {
   const { t, i18n } = useTranslation('premium');
   const locale = i18n.resolvedLanguage ?? 'hu';
   const fetchPage = useCallback(
-    async (offset: number) => contentOf<Order[]>(ofKind(await signed('membership_purchase_history', { limit: PAGE, offset }), KIND_HISTORY)) ?? [],
+    async (offset: number) => contentOf<Order[]>(ofKind(await signed('membership_purchase_history', { limit: PAGE, offset }), CacheKind.ORDER_HISTORY)) ?? [],
     [],
   );
   const { items: orders, state, more, load } = usePages(fetchPage);

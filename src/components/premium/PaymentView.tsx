@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { CacheObject } from '../../../core/types';
 import { confirmDialog } from '../../lib/overlays';
-import { Comlink, tabId, connect } from '../../worker-client';
+import { tabId, connect } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 import { CopyButton } from '../embeds/CopyButton';
 import { QrCode } from '../QrCode';
 import { useWallet } from '../wallet/useWallet';
@@ -15,25 +16,17 @@ import { parseQuote, type Quote } from './membership';
  */
 function useQuoteStatus(quote: Quote): Quote['status'] {
   const [status, setStatus] = useState<Quote['status']>(quote.status);
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    const onPush = (o: CacheObject) => {
-      const q = parseQuote(o);
-      if (live && q && q.id === quote.id) setStatus(q.status);
-    };
-    connect()
-      .then((api) => api.subscribe(tabId, 'membership_purchase_monitor', { membership_quote_id: quote.id }, Comlink.proxy(onPush)))
-      .then((h) => {
-        if (live) handle = h;
-        else void connect().then((api) => api.unsubscribe(h));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) void connect().then((api) => api.unsubscribe(handle as number));
-    };
-  }, [quote.id]);
+  useWorkerWatch<CacheObject>(
+    (api, cb) => api.subscribe(tabId, 'membership_purchase_monitor', { membership_quote_id: quote.id }, cb),
+    (api, h) => api.unsubscribe(h),
+    [quote.id],
+    {
+      onValue: (o) => {
+        const q = parseQuote(o);
+        if (q && q.id === quote.id) setStatus(q.status);
+      },
+    },
+  );
   return status;
 }
 

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CacheObject } from '../../../core/types';
 import { toastError } from '../../lib/toast';
-import { Comlink, tabId, connect } from '../../worker-client';
+import { tabId } from '../../worker-client';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 import { useRelays } from '../network/hooks';
-import { contentOf, KIND_REBROADCAST, signed } from './membership';
+import { contentOf, signed } from './membership';
+import { CacheKind } from '../../../core/kinds';
 
 interface Status {
   running: boolean;
@@ -23,26 +25,21 @@ const OP = 'rebroadcasting_status';
  */
 function useRebroadcastStatus(): Status | null {
   const [status, setStatus] = useState<Status | null>(null);
-  useEffect(() => {
-    let live = true;
-    let handle: number | null = null;
-    const onPush = (o: CacheObject) => {
-      if (o.kind !== KIND_REBROADCAST) return;
-      const s = contentOf<Status>(o);
-      if (live && s) setStatus(s);
-    };
-    (async () => {
-      const api = await connect();
+  useWorkerWatch<CacheObject>(
+    async (api, cb) => {
       const ev = await api.signEvent({ kind: 30078, tags: [['d', 'Primal-Web App', OP]], content: '{}', created_at: Math.floor(Date.now() / 1000) });
-      const h = await api.subscribe(tabId, OP, { event_from_user: ev }, Comlink.proxy(onPush));
-      if (live) handle = h;
-      else await api.unsubscribe(h);
-    })().catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) void connect().then((api) => api.unsubscribe(handle as number));
-    };
-  }, []);
+      return api.subscribe(tabId, OP, { event_from_user: ev }, cb);
+    },
+    (api, h) => api.unsubscribe(h),
+    [],
+    {
+      onValue: (o) => {
+        if (o.kind !== CacheKind.BROADCAST_STATUS) return;
+        const s = contentOf<Status>(o);
+        if (s) setStatus(s);
+      },
+    },
+  );
   return status;
 }
 

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NostrEvent } from '../../../core/types';
 import { connect } from '../../worker-client';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
-import { contentOf, formatDay, KIND_RECOVERY, ofKind, signed } from './membership';
+import { useRequest } from '../../lib/useWorkerRequest';
+import { contentOf, formatDay, ofKind, signed } from './membership';
+import { CacheKind } from '../../../core/kinds';
 
 interface Version {
   event: NostrEvent;
@@ -15,27 +17,21 @@ interface Version {
 export default function RecoveryStep() {
   const { t, i18n } = useTranslation('premium');
   const locale = i18n.resolvedLanguage ?? 'hu';
-  const [versions, setVersions] = useState<Version[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    let live = true;
-    signed('membership_recovery_contact_lists').then(
-      (reply) => {
-        const summary = contentOf<{ event_id: string; follows: number }[]>(ofKind(reply, KIND_RECOVERY)) ?? [];
+  const { data, error } = useRequest(
+    () =>
+      signed('membership_recovery_contact_lists').then((reply) => {
+        const summary = contentOf<{ event_id: string; follows: number }[]>(ofKind(reply, CacheKind.RECOVERY_CONTACT_LISTS)) ?? [];
         const byId = new Map(reply.events.filter((e) => e.kind === 3).map((e) => [e.id as string, e as unknown as NostrEvent]));
-        const list = summary.flatMap((s) => {
+        return summary.flatMap((s): Version[] => {
           const event = byId.get(s.event_id);
           return event ? [{ event, follows: s.follows }] : [];
         });
-        if (live) setVersions(list);
-      },
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+      }),
+    [],
+  );
+  const versions = data ?? null;
+  const failed = error !== undefined;
+  const [busy, setBusy] = useState(false);
 
   const restore = async (v: Version) => {
     const date = formatDay(v.event.created_at, locale);

@@ -2,15 +2,16 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { connect } from '../../worker-client';
-import { MembershipError, ofKind, KIND_REPLY, parseQuote, PLANS, signed, usdToHuf, usdToSats, useRates, type MembershipStatus, type PlanId, type Quote } from './membership';
+import { MembershipError, ofKind, parseQuote, PLANS, signed, usdToHuf, usdToSats, useRates, type MembershipStatus, type PlanId, type Quote } from './membership';
 import { PaymentView } from './PaymentView';
 import { setChoice, useChoice } from './purchase';
 import { SuccessView } from './SuccessView';
+import { CacheKind } from '../../../core/kinds';
 
 /** Asks for a quote (membership_purchase_product) and returns it, or throws the server's reason. */
 export async function requestQuote(params: Record<string, unknown>): Promise<Quote> {
   const reply = await signed('membership_purchase_product', params);
-  const quote = parseQuote(ofKind(reply, KIND_REPLY));
+  const quote = parseQuote(ofKind(reply, CacheKind.WALLET_OPERATION));
   if (!quote) throw new MembershipError('');
   return quote;
 }

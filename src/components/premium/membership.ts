@@ -3,23 +3,10 @@
  * (membershipRequest signs them), public ones (name check, leaderboards, rate, the quote monitor)
  * through request/subscribe. Replies are parsed here so the screens only see plain values.
  */
-import { useCallback, useEffect, useState } from 'react';
 import type { CacheObject, CacheReply } from '../../../core/types';
 import { connect } from '../../worker-client';
+import { reasonOf, useRequest } from '../../lib/useWorkerRequest';
 import { CacheKind } from '../../../core/kinds';
-
-/** Wallet-socket reply kinds (protocol C.3), outside the cache kinds table: membership replies, rate, order history. */
-export const KIND_REPLY = 10000300;
-export const KIND_RATE = 10000305;
-export const KIND_HISTORY = 10000605;
-export const KIND_MEDIA_STATS = CacheKind.MEDIA_STATS;
-export const KIND_MEDIA_LIST = CacheKind.MEDIA_LIST;
-export const KIND_RECOVERY = CacheKind.RECOVERY_CONTACT_LISTS;
-export const KIND_CONTENT_STATS = CacheKind.CONTENT_STATS;
-export const KIND_REBROADCAST = CacheKind.BROADCAST_STATUS;
-export const KIND_LEGEND = CacheKind.LEGEND_CUSTOMIZATION;
-export const KIND_LEGEND_BOARD = CacheKind.LEGEND_LEADERBOARD;
-export const KIND_PREMIUM_BOARD = CacheKind.PREMIUM_LEADERBOARD;
 
 /** Plans of the spec: 3 and 12 months at 7 and 6 dollars a month. */
 export const PLANS = [
@@ -84,7 +71,7 @@ export async function publicRequest(command: string, params: Record<string, unkn
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export function parseStatus(reply: CacheReply): MembershipStatus {
-  const c = contentOf<Record<string, unknown>>(ofKind(reply, KIND_REPLY)) ?? {};
+  const c = contentOf<Record<string, unknown>>(ofKind(reply, CacheKind.WALLET_OPERATION)) ?? {};
   const tier = c.tier === 'premium' || c.tier === 'premium-legend' ? c.tier : 'none';
   return {
     tier,
@@ -122,7 +109,7 @@ export interface Rates {
 let ratesPromise: Promise<Rates> | undefined;
 
 export function loadRates(): Promise<Rates> {
-  const one = async (currency: string) => num(contentOf<{ rate?: unknown }>(ofKind(await publicRequest('membership_exchange_rate', { target_currency: currency }), KIND_RATE))?.rate);
+  const one = async (currency: string) => num(contentOf<{ rate?: unknown }>(ofKind(await publicRequest('membership_exchange_rate', { target_currency: currency }), CacheKind.EXCHANGE_RATE))?.rate);
   ratesPromise ??= Promise.all([one('USD'), one('HUF')]).then(([usd, huf]) => {
     if (!usd || !huf) throw new MembershipError('rate');
     return { usd, huf };
@@ -134,18 +121,8 @@ export function loadRates(): Promise<Rates> {
 }
 
 export function useRates(): Rates | null | 'error' {
-  const [rates, setRates] = useState<Rates | null | 'error'>(null);
-  useEffect(() => {
-    let live = true;
-    loadRates().then(
-      (r) => live && setRates(r),
-      () => live && setRates('error'),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return rates;
+  const { data, error } = useRequest(loadRates, []);
+  return error !== undefined ? 'error' : (data ?? null);
 }
 
 export const usdToSats = (usd: number, r: Rates) => Math.round((usd / r.usd) * 1e8);
@@ -153,24 +130,12 @@ export const usdToHuf = (usd: number, r: Rates) => Math.round((usd * r.huf) / r.
 export const hufToUsd = (huf: number, r: Rates) => (huf * r.usd) / r.huf;
 
 /** The signed-in user's membership_status; reload after a change. */
-export function useMembershipStatus(pubkey: string | undefined, tier?: string) {
-  const [state, setState] = useState<{ status?: MembershipStatus; error?: string; loading: boolean }>({ loading: true });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    if (!pubkey) return;
-    let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    signed('membership_status').then(
-      (reply) => live && setState({ status: parseStatus(reply), loading: false }),
-      (err: unknown) => live && setState({ error: err instanceof Error ? err.message : String(err), loading: false }),
-    );
-    return () => {
-      live = false;
-    };
-    // The tier of the account snapshot changes when another tab buys: read the details again.
-  }, [pubkey, tier, round]);
-  const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { ...state, reload };
+export function useMembershipStatus(pubkey: string | undefined, tier?: string): { status?: MembershipStatus; error?: string; loading: boolean; reload: () => void } {
+  // The tier of the account snapshot changes when another tab buys: read the details again. The
+  // details on screen stay while they are read again; a failed read shows its reason instead.
+  const { data, error, loading, reload } = useRequest(pubkey ? () => signed('membership_status').then(parseStatus) : null, [pubkey, tier], { keep: true });
+  if (!pubkey) return { loading: true, reload };
+  return error !== undefined ? { error: reasonOf(error), loading, reload } : { status: data, loading, reload };
 }
 
 export function formatBytes(bytes: number, locale: string): string {

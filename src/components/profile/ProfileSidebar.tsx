@@ -6,11 +6,10 @@ import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { naddrEncode } from 'nostr-tools/nip19';
 import type { FeedNote } from '../../../core/types';
 import { formatCount } from '../../lib/format';
 import { LikeIcon, ReadsIcon, ReplyIcon, TrendingIcon, ZapIcon } from '../Icons';
-import { noteHref } from '../../lib/links';
+import { articleHref, noteHref } from '../../lib/links';
 
 const SNIPPET_MAX = 150;
 
@@ -23,14 +22,6 @@ function snippet(content: string): string {
   return text.length > SNIPPET_MAX ? `${text.slice(0, SNIPPET_MAX - 1)}…` : text;
 }
 
-function articleHref(n: FeedNote): string {
-  const identifier = n.event.tags.find((t) => t[0] === 'd')?.[1] ?? '';
-  try {
-    return `/a/${naddrEncode({ kind: n.event.kind, pubkey: n.event.pubkey, identifier })}`;
-  } catch {
-    return `/e/${n.event.id}`;
-  }
-}
 
 function tag(n: FeedNote, name: string): string {
   return n.event.tags.find((t) => t[0] === name)?.[1]?.trim() ?? '';
@@ -56,7 +47,7 @@ export function ProfileSidebar({ notes, articles, loadingNotes, loadingArticles 
   if (!slot) return null;
   return createPortal(
     <>
-      <section className="sidebar-card profile-side" aria-labelledby="profile-popular-title">
+      <section className="sidebar-card profile-side" aria-labelledby="profile-popular-title" aria-busy={loadingNotes}>
         <h2 id="profile-popular-title" className="sidebar-title">
           <TrendingIcon size={20} />
           {t('sidebar.popular')}
@@ -88,7 +79,7 @@ export function ProfileSidebar({ notes, articles, loadingNotes, loadingArticles 
           </ol>
         )}
       </section>
-      <section className="sidebar-card profile-side" aria-labelledby="profile-reads-title">
+      <section className="sidebar-card profile-side" aria-labelledby="profile-reads-title" aria-busy={loadingArticles}>
         <h2 id="profile-reads-title" className="sidebar-title">
           <ReadsIcon size={20} />
           {t('sidebar.reads')}
@@ -101,7 +92,7 @@ export function ProfileSidebar({ notes, articles, loadingNotes, loadingArticles 
           <ol className="profile-side-list">
             {articles.map((n) => (
               <li key={n.key}>
-                <Link href={articleHref(n)} className="profile-side-item">
+                <Link href={articleHref(n.event)} className="profile-side-item">
                   <span className="profile-side-title">{tag(n, 'title') || t('sidebar.untitled')}</span>
                   {tag(n, 'summary') && <span className="profile-side-text">{snippet(tag(n, 'summary'))}</span>}
                 </Link>

@@ -3,14 +3,16 @@
  * (creator_paid_tiers), one chosen, its price paid as a zap through the wallet path, then the
  * subscription published as kind 7001; the profile shows it from the viewer's own 7001.
  */
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NostrEvent, Profile } from '../../../core/types';
 import { CacheKind } from '../../../core/kinds';
 import { displayName } from '../../../core/profile';
 import { useActingPubkey } from '../../lib/account';
 import { toastError } from '../../lib/toast';
-import { Comlink, tabId, connect } from '../../worker-client';
+import { tabId, connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
+import { useWorkerWatch } from '../../lib/useWorkerWatch';
 import { Modal } from '../Modal';
 import { useWallet } from '../wallet/useWallet';
 
@@ -24,6 +26,7 @@ interface Tier {
 }
 
 const KIND_SUBSCRIBE = 7001;
+const NO_TIERS: Tier[] = [];
 
 /** The tier's first price in sats (amounts are msats, or sats when the currency says so). */
 function satsOf(tier: Tier): { sats: number; cadence: string; msats: string } | null {
@@ -35,50 +38,40 @@ function satsOf(tier: Tier): { sats: number; cadence: string; msats: string } | 
 }
 
 function useTiers(pubkey: string): Tier[] {
-  const [tiers, setTiers] = useState<Tier[]>([]);
-  useEffect(() => {
-    let live = true;
-    void connect()
-      .then((api) => api.request('creator_paid_tiers', { pubkey }))
-      .then((reply) => {
+  const { data } = useWorkerRequest(
+    (api) =>
+      api.request('creator_paid_tiers', { pubkey }).then((reply) => {
         const o = reply.events.find((e) => e.kind === CacheKind.CREATOR_PAID_TIERS);
         const c = typeof o?.content === 'string' ? (JSON.parse(o.content) as { tiers?: Tier[] }) : {};
-        if (live) setTiers((c.tiers ?? []).filter((t) => satsOf(t)));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [pubkey]);
-  return tiers;
+        return (c.tiers ?? []).filter((t) => satsOf(t));
+      }),
+    [pubkey],
+  );
+  return data ?? NO_TIERS;
 }
 
 /** The viewer's newest subscription (kind 7001) to this author, read from the relays. */
 function useOwnSubscription(viewer: string | undefined, author: string): [string, (tier: string) => void] {
   const [tier, setTier] = useState('');
-  useEffect(() => {
-    if (!viewer) return;
-    let live = true;
-    let handle: number | null = null;
-    let newest = 0;
-    const onEvent = (e: NostrEvent) => {
-      if (!live || e.created_at < newest) return;
-      newest = e.created_at;
-      const a = e.tags.find((t) => t[0] === 'a')?.[1] ?? '';
-      setTier(a.split(':').slice(2).join(':'));
-    };
-    void connect()
-      .then((api) => api.subscribeRelays(tabId, [{ kinds: [KIND_SUBSCRIBE], authors: [viewer], '#p': [author], limit: 1 }], Comlink.proxy(onEvent)))
-      .then((h) => {
-        if (live) handle = h;
-        else void connect().then((api) => api.unsubscribeRelays(h));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (handle !== null) void connect().then((api) => api.unsubscribeRelays(handle as number));
-    };
-  }, [viewer, author]);
+  const newest = useRef(0);
+  useWorkerWatch<NostrEvent>(
+    viewer
+      ? (api, cb) => {
+          newest.current = 0;
+          return api.subscribeRelays(tabId, [{ kinds: [KIND_SUBSCRIBE], authors: [viewer], '#p': [author], limit: 1 }], cb);
+        }
+      : null,
+    (api, h) => api.unsubscribeRelays(h),
+    [viewer, author],
+    {
+      onValue: (e) => {
+        if (e.created_at < newest.current) return;
+        newest.current = e.created_at;
+        const a = e.tags.find((t) => t[0] === 'a')?.[1] ?? '';
+        setTier(a.split(':').slice(2).join(':'));
+      },
+    },
+  );
   return [tier, setTier];
 }
 

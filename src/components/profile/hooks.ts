@@ -4,6 +4,9 @@ import { parseProfile } from '../../../core/profile';
 import { connect, tabId } from '../../worker-client';
 import { CacheKind } from '../../../core/kinds';
 import { useWorkerWatch } from '../../lib/useWorkerWatch';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
+
+const NO_PROFILES: Record<string, Profile> = {};
 
 export interface ProfileControls {
   snapshot: ProfileSnapshot | null;
@@ -86,47 +89,38 @@ function parseJson(text: unknown): unknown {
 
 /** True when the viewer's filters (mute lists, spam and nsfw groups) block this profile. */
 export function useBlocked(pubkey: string | undefined, viewer: string | undefined): boolean {
-  const [blocked, setBlocked] = useState(false);
-  useEffect(() => {
-    setBlocked(false);
-    if (!pubkey) return;
-    let live = true;
-    connect()
-      .then((api) => api.request('search_filterlist', viewer ? { pubkey, user_pubkey: viewer } : { pubkey }))
-      .then((reply) => {
-        const reason = reply.events.find((o: CacheObject) => o.kind === CacheKind.FILTERING_REASON);
-        const content = parseJson(reason?.content) as { action?: unknown } | undefined;
-        if (live) setBlocked(content?.action === 'block');
-      })
-      // Without an answer the profile is shown: hiding is the filter's job, not the network's.
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [pubkey, viewer]);
-  return blocked;
+  const { data: blocked } = useWorkerRequest(
+    pubkey
+      ? (api) =>
+          api.request('search_filterlist', viewer ? { pubkey, user_pubkey: viewer } : { pubkey }).then((reply) => {
+            const reason = reply.events.find((o: CacheObject) => o.kind === CacheKind.FILTERING_REASON);
+            const content = parseJson(reason?.content) as { action?: unknown } | undefined;
+            return content?.action === 'block';
+          })
+      : null,
+    [pubkey, viewer],
+  );
+  // Without an answer the profile is shown: hiding is the filter's job, not the network's.
+  return blocked === true;
 }
 
 /** Kind-0 profiles of the given pubkeys (zap senders), fetched once per set. */
 export function useUserInfos(pubkeys: string[]): Record<string, Profile> {
-  const [profiles, setProfiles] = useState<Record<string, Profile>>({});
   const key = [...new Set(pubkeys)].sort().join(',');
-  useEffect(() => {
-    if (!key) return;
-    let live = true;
-    connect()
-      .then((api) => api.request('user_infos', { pubkeys: key.split(',') }))
-      .then((reply) => {
-        const out: Record<string, Profile> = {};
-        for (const o of reply.events) {
-          if (o.kind === 0 && typeof o.pubkey === 'string' && typeof o.content === 'string') out[o.pubkey] = parseProfile(o as unknown as NostrEvent);
-        }
-        if (live) setProfiles((prev) => ({ ...prev, ...out }));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [key]);
-  return profiles;
+  const { data } = useWorkerRequest(
+    key
+      ? (api) =>
+          api.request('user_infos', { pubkeys: key.split(',') }).then((reply) => {
+            const out: Record<string, Profile> = {};
+            for (const o of reply.events) {
+              if (o.kind === 0 && typeof o.pubkey === 'string' && typeof o.content === 'string') out[o.pubkey] = parseProfile(o as unknown as NostrEvent);
+            }
+            return out;
+          })
+      : null,
+    [key],
+    // A new sender asks for the whole set again; the names already shown stay meanwhile.
+    { keep: true },
+  );
+  return data ?? NO_PROFILES;
 }

@@ -2,11 +2,15 @@
  * /{vanityName}: a NIP-05 name (or a premium name) on the server's own domain, looked up through
  * the media server's /.well-known/nostr.json, which answers for both.
  */
-import { useEffect, useState } from 'react';
 import { config } from '../../worker-client';
+import { useRequest } from '../../lib/useWorkerRequest';
 import { isVanityName } from '../thread/ids';
 
 export type VanityState = { status: 'loading' } | { status: 'found'; pubkey: string } | { status: 'missing' } | { status: 'error' };
+
+const LOADING: VanityState = { status: 'loading' };
+const MISSING: VanityState = { status: 'missing' };
+const ERROR: VanityState = { status: 'error' };
 
 const HEX64 = /^[0-9a-f]{64}$/;
 // Names rarely change within a visit; the profile and its vanity threads share one lookup.
@@ -33,21 +37,10 @@ export function lookupVanityName(name: string): Promise<string | null> {
 }
 
 export function useVanityName(name: string | undefined): VanityState {
-  const [state, setState] = useState<VanityState>({ status: 'loading' });
-  useEffect(() => {
-    if (!name) return;
-    if (!isVanityName(name)) {
-      setState({ status: 'missing' });
-      return;
-    }
-    let live = true;
-    setState({ status: 'loading' });
-    lookupVanityName(name)
-      .then((pubkey) => live && setState(pubkey ? { status: 'found', pubkey } : { status: 'missing' }))
-      .catch(() => live && setState({ status: 'error' }));
-    return () => {
-      live = false;
-    };
-  }, [name]);
-  return state;
+  const wanted = name && isVanityName(name) ? name : null;
+  const { data, error, loading } = useRequest(wanted ? () => lookupVanityName(wanted) : null, [wanted]);
+  if (name && !wanted) return MISSING;
+  if (!wanted || loading) return LOADING;
+  if (error !== undefined) return ERROR;
+  return data ? { status: 'found', pubkey: data } : MISSING;
 }

@@ -1,6 +1,7 @@
 /** What an article card and the article view read from a kind-30023 event (spec §3 "Article"). */
 import { naddrEncode } from 'nostr-tools/nip19';
 import type { CacheObject, FeedDefinition, FeedNote, NostrEvent } from '../../../core/types';
+import { articleHref as linkToArticle } from '../../lib/links';
 
 /** Spec §9: reading time at 238 words a minute. */
 export const WORDS_PER_MINUTE = 238;
@@ -68,8 +69,7 @@ export function articleInfo(note: FeedNote): ArticleInfo {
 }
 
 export function articleHref(note: FeedNote): string {
-  const naddr = articleInfo(note).naddr;
-  return naddr ? `/a/${naddr}` : `/e/${note.event.id}`;
+  return linkToArticle(note.event, note.relayHint);
 }
 
 function json(text: unknown): unknown {

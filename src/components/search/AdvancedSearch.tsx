@@ -6,7 +6,7 @@
 import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { buildQuery, EMPTY_FORM, formFromDescription, KINDS, ORDERS, SCOPES, userRefs, type SearchForm } from './query';
 import { CacheKind } from '../../../core/kinds';
 
@@ -34,22 +34,17 @@ export function AdvancedSearch({ query, open: initiallyOpen }: { query: string; 
   const built = useMemo(() => buildQuery(form), [form]);
 
   // The form follows the page's query; a query the grammar rejects leaves the form empty.
-  useEffect(() => {
-    setForm(EMPTY_FORM);
-    if (!query) return;
-    let live = true;
-    connect()
-      .then((api) => api.request('parse_advanced_search_query', { query }))
-      .then((reply) => {
-        const obj = reply.events.find((e) => e.kind === CacheKind.PARSED_SEARCH_QUERY);
-        if (!live || !obj?.content) return;
-        setForm(formFromDescription(JSON.parse(obj.content) as Record<string, unknown>));
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [query]);
+  const { data: parsed } = useWorkerRequest(
+    query
+      ? (api) =>
+          api.request('parse_advanced_search_query', { query }).then((reply) => {
+            const obj = reply.events.find((e) => e.kind === CacheKind.PARSED_SEARCH_QUERY);
+            return obj?.content ? formFromDescription(JSON.parse(obj.content) as Record<string, unknown>) : null;
+          })
+      : null,
+    [query],
+  );
+  useEffect(() => setForm(parsed ?? EMPTY_FORM), [parsed]);
 
   const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));

@@ -5,7 +5,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { connect } from '../../worker-client';
+import { reasonOf, useWorkerRequest } from '../../lib/useWorkerRequest';
 import { useFeed } from '../../lib/useFeed';
 import { FeedList } from '../FeedList';
 import { FeedSkeleton } from '../NoteSkeleton';
@@ -34,34 +34,30 @@ interface RangeInfo {
 }
 
 function useRangeInfo(spec: string | undefined): RangeInfo | undefined {
-  const [info, setInfo] = useState<RangeInfo>();
-  useEffect(() => {
-    setInfo(undefined);
-    if (!spec) return;
-    let live = true;
-    setInfo({ status: 'loading' });
-    const call = spec.startsWith('[');
-    connect()
-      .then((api) => api.request(call ? 'advanced_feed' : 'mega_feed_directive', call ? { specification: JSON.parse(spec), limit: 20 } : { spec, limit: 20 }))
-      .then((reply) => {
-        if (!live) return;
-        const range = reply.events.find((e) => e.kind === CacheKind.RANGE);
-        let pretty: string | undefined;
-        if (range?.content) {
-          try {
-            pretty = JSON.stringify(JSON.parse(range.content), null, 2);
-          } catch {
-            pretty = range.content;
-          }
+  const { data, error, loading } = useWorkerRequest(
+    spec
+      ? (api) => {
+          const call = spec.startsWith('[');
+          return api.request(call ? 'advanced_feed' : 'mega_feed_directive', call ? { specification: JSON.parse(spec), limit: 20 } : { spec, limit: 20 }).then((reply): RangeInfo => {
+            const range = reply.events.find((e) => e.kind === CacheKind.RANGE);
+            let pretty: string | undefined;
+            if (range?.content) {
+              try {
+                pretty = JSON.stringify(JSON.parse(range.content), null, 2);
+              } catch {
+                pretty = range.content;
+              }
+            }
+            return { status: 'ready', range: pretty, objects: reply.events.length, notice: reply.notice };
+          });
         }
-        setInfo({ status: 'ready', range: pretty, objects: reply.events.length, notice: reply.notice });
-      })
-      .catch((err: unknown) => live && setInfo({ status: 'error', notice: err instanceof Error ? err.message : String(err) }));
-    return () => {
-      live = false;
-    };
-  }, [spec]);
-  return info;
+      : null,
+    [spec],
+  );
+  if (!spec) return undefined;
+  if (loading) return { status: 'loading' };
+  if (error !== undefined) return { status: 'error', notice: reasonOf(error) };
+  return data;
 }
 
 export function FeedQueryTest({ query }: { query: string }) {

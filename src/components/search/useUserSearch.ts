@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import type { Profile } from '../../../core/types';
-import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 
 /** Typing pauses this long before a name search goes out, so each keystroke does not cost a request. */
 export const USER_SEARCH_DEBOUNCE_MS = 250;
@@ -19,25 +19,16 @@ const IDLE: UserSearchState = { term: '', users: [], loading: false, failed: fal
 
 /** user_search {query, limit 10} for the latest term, debounced; an empty term clears the list. */
 export function useUserSearch(query: string, enabled = true): UserSearchState {
-  const [state, setState] = useState<UserSearchState>(IDLE);
   const term = query.trim();
-  useEffect(() => {
-    if (!enabled || !term) {
-      setState(IDLE);
-      return;
-    }
-    let live = true;
-    setState((s) => ({ ...s, loading: true, failed: false }));
-    const timer = window.setTimeout(() => {
-      connect()
-        .then((api) => api.searchUsers(term, USER_SEARCH_LIMIT))
-        .then((users) => live && setState({ term, users, loading: false, failed: false }))
-        .catch(() => live && setState({ term, users: [], loading: false, failed: true }));
-    }, USER_SEARCH_DEBOUNCE_MS);
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [term, enabled]);
-  return state;
+  // The previous term's people stay listed while the next term's answer is on its way.
+  const { data, error, loading } = useWorkerRequest(
+    enabled && term ? (api) => api.searchUsers(term, USER_SEARCH_LIMIT).then((users) => ({ term, users })) : null,
+    [term, enabled],
+    { delayMs: USER_SEARCH_DEBOUNCE_MS, keep: true },
+  );
+  return useMemo(() => {
+    if (!enabled || !term) return IDLE;
+    if (error !== undefined) return { term, users: [], loading: false, failed: true };
+    return { term: data?.term ?? '', users: data?.users ?? [], loading, failed: false };
+  }, [enabled, term, data, error, loading]);
 }

@@ -4,11 +4,12 @@
  * or turn it off. A kind switched off in the in-app list above is not pushed either (the server sends
  * from that list), so its push switch shows it and cannot be turned on here.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PushType } from '../../../core/types';
 import { disablePush, enablePush, PUSH_TYPES, PushError, pushStateFor, pushSupport, setPushTypes } from '../../lib/push';
 import { toastSuccess } from '../../lib/toast';
+import { useRequest } from '../../lib/useWorkerRequest';
 import { SETTINGS_NS } from './i18n';
 import { SettingsSection, SwitchRow } from './common';
 
@@ -24,18 +25,14 @@ const ERROR_CODES = new Set(['denied', 'dismissed', 'no-service-worker', 'no-ser
 
 export function PushSettings({ pubkey, inApp }: { pubkey: string; inApp: Record<string, boolean> }) {
   const { t } = useTranslation(SETTINGS_NS);
-  const [types, setTypes] = useState<PushType[] | null | undefined>(undefined);
+  const { data: loaded } = useRequest(() => pushStateFor(pubkey), [pubkey]);
+  // What a switch here changed, for the account it was changed for; until then what the browser has.
+  const [changed, setChanged] = useState<{ pubkey: string; types: PushType[] | null }>();
+  const types = changed && changed.pubkey === pubkey ? changed.types : loaded;
+  const setTypes = (next: PushType[] | null) => setChanged({ pubkey, types: next });
   const [working, setWorking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const support = pushSupport();
-
-  useEffect(() => {
-    let live = true;
-    void pushStateFor(pubkey).then((v) => live && setTypes(v));
-    return () => {
-      live = false;
-    };
-  }, [pubkey]);
 
   const offInList = (type: PushType) => FOLLOWS[type].length > 0 && FOLLOWS[type].every((key) => inApp[key] === false);
 

@@ -82,8 +82,8 @@ export function ThreadView({ id }: { id: string }) {
   const status = failure ? 'error' : (snapshot?.status ?? 'loading');
   const note = snapshot?.note;
   const parents = snapshot?.parents ?? [];
-  // Muted authors' and deleted replies leave the count as well as the list.
-  const shown = useVisibleNotes(snapshot?.replies ?? NO_NOTES, { threads: false });
+  // Deleted replies leave the count as well as the list (muted ones never arrive: worker/threads.ts).
+  const shown = useVisibleNotes(snapshot?.replies ?? NO_NOTES);
   const replies = useMemo(() => (order === 'newest' ? newestFirst(shown) : byEngagement(shown)), [shown, order]);
 
   // With parents above it the focused note would start off screen; bring it to the top once per thread.

@@ -1,8 +1,8 @@
 /** The wallet connections as the worker keeps them (one watchWallet per hook; the list is small). */
-import { useEffect, useState } from 'react';
 import type { WalletSnapshot } from '../../../core/types';
 import { config, tabId } from '../../worker-client';
 import { useWorkerWatch } from '../../lib/useWorkerWatch';
+import { useRequest } from '../../lib/useWorkerRequest';
 
 export function useWallet(): WalletSnapshot | null {
   return useWorkerWatch<WalletSnapshot>(
@@ -15,17 +15,12 @@ let demoInfo: Promise<boolean> | undefined;
 
 /** Whether the server runs the demo lightning network (/api/info demoLightning). */
 export function useDemoLightning(): boolean {
-  const [on, setOn] = useState(false);
-  useEffect(() => {
+  const { data: on } = useRequest(() => {
     demoInfo ??= fetch(`${config.mediaServer}/api/info`)
       .then((r) => (r.ok ? r.json() : {}))
       .then((body: { demoLightning?: unknown }) => body.demoLightning === true)
       .catch(() => false);
-    let live = true;
-    void demoInfo.then((v) => live && setOn(v));
-    return () => {
-      live = false;
-    };
+    return demoInfo;
   }, []);
-  return on;
+  return on === true;
 }

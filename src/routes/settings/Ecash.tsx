@@ -3,7 +3,7 @@
  * worker, sealed to the account; this page sees balances per mint, history and the lists, and
  * asks the worker for every operation.
  */
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../../components/settings/i18n';
 import '../../components/moderation/moderation.css';
@@ -15,6 +15,7 @@ import { LightningForm, ReceiveForm, SendForm } from '../../components/ecash/Eca
 import { Failed, History, Pending, Seed } from '../../components/ecash/EcashLists';
 import { SignInPrompt } from '../../components/moderation/SignInPrompt';
 import { connect } from '../../worker-client';
+import { useWorkerRequest } from '../../lib/useWorkerRequest';
 import { useAccount } from '../../lib/account';
 import { confirmDialog } from '../../lib/overlays';
 import { toastError, toastSuccess } from '../../lib/toast';
@@ -36,19 +37,9 @@ export default function EcashSettings() {
   const account = useAccount();
   const ecash = useEcash();
   const rate = useHufRate();
-  const [demoMint, setDemoMint] = useState<string | null>(null);
+  const demoMint = useWorkerRequest((api) => api.ecashDemoMint(), []).data ?? null;
   const [url, setUrl] = useState('');
   const { busy, run } = useBusy();
-  useEffect(() => {
-    let live = true;
-    void connect()
-      .then((api) => api.ecashDemoMint())
-      .then((m) => live && setDemoMint(m))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
   if (!ecash) return <div className="settings-loading" aria-busy="true" />;
   if (ecash.state === 'none' || !account?.login.pubkey) return <SignInPrompt text={t('page.signIn')} />;
   if (ecash.state === 'loading') return <p className="mod-empty">{t('page.loading')}</p>;

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { connect } from '../../worker-client';
+import { useRequest } from '../../lib/useWorkerRequest';
 import { accountAction, useAccount, useActingPubkey } from '../../lib/account';
 import {
   buildProfileEvent,
@@ -79,7 +80,6 @@ export default function ProfileEdit() {
 
 function ProfileEditor({ pubkey, npub }: { pubkey: string; npub: string }) {
   const { t } = useTranslation(SETTINGS_NS);
-  const [source, setSource] = useState<Source>({ status: 'loading' });
   const [draft] = useState(() => readDraft(pubkey));
   const [values, setValues] = useState<ProfileFormValues>(() => draft ?? emptyProfileValues());
   const [baseline, setBaseline] = useState<ProfileFormValues | null>(null);
@@ -89,27 +89,27 @@ function ProfileEditor({ pubkey, npub }: { pubkey: string; npub: string }) {
   const [submitError, setSubmitError] = useState('');
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState<Record<'picture' | 'banner', boolean>>({ picture: false, banner: false });
-  const [attempt, setAttempt] = useState(0);
+  const loaded = useRequest(() => loadProfile(pubkey), [pubkey]);
+  // What this editor published last; the loaded profile until it has published.
+  const [saved, setSaved] = useState<PreviousProfile>();
+  const source: Source = saved
+    ? { status: 'ready', previous: saved }
+    : loaded.error !== undefined
+      ? { status: 'error' }
+      : loaded.loading || loaded.data === undefined
+        ? { status: 'loading' }
+        : loaded.data
+          ? { status: 'ready', previous: loaded.data }
+          : { status: 'ready' };
 
   useEffect(() => {
-    let live = true;
-    setSource({ status: 'loading' });
-    loadProfile(pubkey).then(
-      (previous) => {
-        if (!live) return;
-        const loaded = valuesFromContent(previous?.content ?? {});
-        setSource(previous ? { status: 'ready', previous } : { status: 'ready' });
-        setBaseline(loaded);
-        // A restored draft wins over the loaded profile; without one the form shows what is published.
-        setValues((current) => (draft ? current : loaded));
-        if (draft && sameValues(draft, loaded)) setRestored(false);
-      },
-      () => live && setSource({ status: 'error' }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [pubkey, draft, attempt]);
+    if (loaded.data === undefined) return;
+    const values = valuesFromContent(loaded.data?.content ?? {});
+    setBaseline(values);
+    // A restored draft wins over the loaded profile; without one the form shows what is published.
+    setValues((current) => (draft ? current : values));
+    if (draft && sameValues(draft, values)) setRestored(false);
+  }, [loaded.data, draft]);
 
   // Only a form that differs from what is published is kept as a draft.
   useEffect(() => {
@@ -166,7 +166,7 @@ function ProfileEditor({ pubkey, npub }: { pubkey: string; npub: string }) {
       const signed = result.event;
       const previous: PreviousProfile = { content: parseProfileContent(signed.content), tags: signed.tags, created_at: signed.created_at };
       const published = valuesFromContent(previous.content);
-      setSource({ status: 'ready', previous });
+      setSaved(previous);
       setBaseline(published);
       setValues(published);
       setRestored(false);
@@ -218,7 +218,7 @@ function ProfileEditor({ pubkey, npub }: { pubkey: string; npub: string }) {
       {source.status === 'error' && (
         <div className="settings-banner settings-banner-error" role="alert">
           <span>{t('profile.loadFailed')}</span>
-          <button type="button" className="button button-secondary settings-banner-action" onClick={() => setAttempt((n) => n + 1)}>
+          <button type="button" className="button button-secondary settings-banner-action" onClick={loaded.reload}>
             {t('profile.retry')}
           </button>
         </div>

@@ -1,44 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CachedFeedView, FeedCache, MemoryCacheDb, type CacheDb } from '../../../worker/feedCache.ts';
+import { FeedCache, MemoryCacheDb, type CacheDb } from '../../../worker/feedCache.ts';
 import { FeedRegistry } from '../../../worker/feedRegistry.ts';
 import { Throttle } from '../../../worker/util/throttle.ts';
-import type { CacheReply, FeedNote, FeedSnapshot, Profile } from '../../../core/types.ts';
-
-function profile(pubkey: string): Profile {
-  return {
-    pubkey,
-    npub: `npub-${pubkey}`,
-    name: `name-${pubkey}`,
-    displayName: '',
-    about: '',
-    picture: '',
-    banner: '',
-    nip05: '',
-    lud16: '',
-    lud06: '',
-    website: '',
-    location: '',
-    created_at: 0,
-  };
-}
-
-function note(key: string, createdAt = 1000, author = `a-${key}`): FeedNote {
-  return {
-    key,
-    event: { id: key, pubkey: author, created_at: createdAt, kind: 1, tags: [], content: `text ${key}`, sig: '' },
-    author: profile(author),
-    stats: { likes: 0, replies: 0, mentions: 0, reposts: 0, zaps: 0, satszapped: 0, score: 0, score24h: 0 },
-    topZaps: [],
-    referencedEvents: {},
-    profiles: {},
-  };
-}
-
-const keys = (notes: FeedNote[]) => notes.map((n) => n.key);
-
-function snapshot(notes: FeedNote[], extra: Partial<FeedSnapshot> = {}): FeedSnapshot {
-  return { spec: 's', status: 'ready', notes, pendingCount: 0, pendingAuthors: [], hasMore: true, ...extra };
-}
+import type { CacheReply, FeedSnapshot } from '../../../core/types.ts';
+import { keys, note } from '../helpers/feedNotes.ts';
+import { FEED_COPY_VERSION } from '../../../core/config.ts';
 
 describe('FeedCache', () => {
   it('keeps the top of each feed per viewer, bounded', async () => {
@@ -82,6 +48,18 @@ describe('FeedCache', () => {
     expect((await cache.loadProfile('carol'))?.name).toBe('name-carol');
   });
 
+  it('paints only pages saved with the current copy version (core/config.ts), like the tab-side copies', async () => {
+    const db = new MemoryCacheDb();
+    const cache = new FeedCache(db);
+    await cache.savePage('s', 'v', [note('a')]);
+    expect(db.stores.pages.get(FeedCache.pageKey('s', 'v'))?.v).toBe(FEED_COPY_VERSION);
+    db.stores.pages.set(FeedCache.pageKey('old', 'v'), { key: FeedCache.pageKey('old', 'v'), usedAt: 1, savedAt: 1, notes: [note('b')] });
+    db.stores.pages.set(FeedCache.pageKey('other', 'v'), { key: FeedCache.pageKey('other', 'v'), usedAt: 1, savedAt: 1, v: FEED_COPY_VERSION + 1, notes: [note('c')] });
+    expect(keys((await cache.loadPage('s', 'v'))!)).toEqual(['a']);
+    expect(await cache.loadPage('old', 'v')).toBeUndefined();
+    expect(await cache.loadPage('other', 'v')).toBeUndefined();
+  });
+
   it('keeps the home feed list per viewer', async () => {
     const cache = new FeedCache(new MemoryCacheDb());
     const feeds = [{ name: 'Legújabb', description: '', spec: '{"id":"all-notes"}', enabled: true }];
@@ -121,57 +99,6 @@ describe('FeedCache', () => {
     await expect(cache.savePage('s', undefined, [note('1')])).resolves.toBeUndefined();
     await expect(cache.loadPage('s', undefined)).resolves.toBeUndefined();
     await expect(cache.loadHomeFeeds(undefined)).resolves.toBeUndefined();
-  });
-});
-
-describe('CachedFeedView', () => {
-  const loading = snapshot([], { status: 'loading', hasMore: true });
-
-  it('shows the cached page as ready until the network page arrives', () => {
-    const view = new CachedFeedView();
-    expect(view.apply(loading, false)).toBe(loading);
-    view.restore([note('b'), note('c')]);
-    const shown = view.apply(loading, false);
-    expect(shown).toMatchObject({ status: 'ready', fromCache: true, hasMore: true });
-    expect(keys(shown.notes)).toEqual(['b', 'c']);
-  });
-
-  it('keeps shared notes in place and holds the new ones above them behind the pill', () => {
-    const view = new CachedFeedView();
-    view.restore([note('b'), note('c'), note('gone')]);
-    const network = snapshot([note('new1', 5, 'x'), note('new2', 4, 'y'), note('b'), note('c'), note('d')]);
-    const shown = view.apply(network, true);
-    expect(keys(shown.notes)).toEqual(['b', 'c', 'd']);
-    expect(shown.pendingCount).toBe(2);
-    expect(shown.pendingAuthors.map((p) => p.pubkey)).toEqual(['x', 'y']);
-    expect(shown.fromCache).toBeUndefined();
-    // Same machine list again (a poll that found nothing): the same array, so no new clone for the tab.
-    expect(view.apply(network, true).notes).toBe(shown.notes);
-    view.showPending();
-    expect(keys(view.apply(network, true).notes)).toEqual(['new1', 'new2', 'b', 'c', 'd']);
-  });
-
-  it('adds held notes to the poll pending count, poll authors first', () => {
-    const view = new CachedFeedView();
-    view.restore([note('b')]);
-    const shown = view.apply(snapshot([note('n', 5, 'x'), note('b')], { pendingCount: 4, pendingAuthors: [profile('p')] }), true);
-    expect(shown.pendingCount).toBe(5);
-    expect(shown.pendingAuthors.map((p) => p.pubkey)).toEqual(['p', 'x']);
-  });
-
-  it('replaces a cache sharing nothing with the network page', () => {
-    const view = new CachedFeedView();
-    view.restore([note('old')]);
-    const network = snapshot([note('a'), note('b')]);
-    expect(view.apply(network, true)).toBe(network);
-  });
-
-  it('a cached page read after the network answered is not shown', () => {
-    const view = new CachedFeedView();
-    const network = snapshot([note('a')]);
-    view.apply(network, true);
-    expect(view.restore([note('z')])).toBe(false);
-    expect(view.apply(network, true)).toBe(network);
   });
 });
 

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fetchFeedPage } from '../../../worker/feedRegistry.ts';
+import { fetchFeedPage, FeedRegistry } from '../../../worker/feedRegistry.ts';
 import { Throttle } from '../../../worker/util/throttle.ts';
 import type { CacheRequest } from '../../../worker/util/cacheRequest.ts';
-import type { CacheReply } from '../../../core/types.ts';
+import type { CacheReply, FeedSnapshot } from '../../../core/types.ts';
+import { OwnNotes } from '../../../worker/ownNotes.ts';
+import { NO_FILTER, viewerFilterOf } from '../../../worker/feedView.ts';
 
 describe('fetchFeedPage', () => {
   const reply = (r: CacheReply): CacheRequest => vi.fn(async () => r);
@@ -59,5 +61,41 @@ describe('Throttle', () => {
     t.cancel();
     vi.advanceTimersByTime(100);
     expect(out).toEqual([1]);
+  });
+});
+
+describe('FeedRegistry through feedView', () => {
+  const LATEST = JSON.stringify({ id: 'latest', kind: 'notes' });
+  const page = (ids: string[], author: string): CacheReply => ({
+    events: [
+      ...ids.map((id, i) => ({ id, pubkey: author, created_at: 2000 - i, kind: 1, tags: [], content: id, sig: '' })),
+      { kind: 10000113, content: JSON.stringify({ since: 1, until: 2000, order_by: 'created_at', elements: ids }) },
+    ],
+  });
+  const me = 'ee'.repeat(32);
+  const other = 'ab'.repeat(32);
+
+  it('shows a note published from any tab at once, pending then plain, and gone when refused; mutes apply on refresh', async () => {
+    const own = new OwnNotes();
+    let filter = NO_FILTER;
+    const registry = new FeedRegistry({ request: async () => page(['n1', 'n2'], other), userPubkey: () => me, throttleMs: 0, own, filter: () => filter });
+    own.watch(() => registry.refresh());
+    const seen: FeedSnapshot[] = [];
+    const handle = registry.open('tab', LATEST, (s) => seen.push(s));
+    await expect.poll(() => seen.at(-1)?.notes.length).toBe(2);
+
+    own.add({ id: 'mine', pubkey: me, created_at: 3000, kind: 1, tags: [], content: 'szia', sig: 's' });
+    expect(seen.at(-1)!.notes.map((n) => [n.key, n.local])).toEqual([['mine', 'pending'], ['n1', undefined], ['n2', undefined]]);
+    own.confirm('mine');
+    expect(seen.at(-1)!.notes.map((n) => [n.key, n.local])).toEqual([['mine', undefined], ['n1', undefined], ['n2', undefined]]);
+    own.add({ id: 'refused', pubkey: me, created_at: 3001, kind: 1, tags: [], content: 'nem', sig: 's' });
+    expect(seen.at(-1)!.notes[0].key).toBe('refused');
+    own.fail('refused');
+    expect(seen.at(-1)!.notes.map((n) => n.key)).toEqual(['mine', 'n1', 'n2']);
+
+    filter = viewerFilterOf({ muted: [other], mutedTags: [] }, me);
+    registry.refresh();
+    expect(seen.at(-1)!.notes.map((n) => n.key)).toEqual(['mine']);
+    registry.close(handle);
   });
 });

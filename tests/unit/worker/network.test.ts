@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
+import { generateSecretKey } from 'nostr-tools/pure';
+import { signEvent } from '../../support/sign.ts';
 import { createApi, type StruccWorker } from '../../../worker/api.ts';
 import { CONNECT_GRACE_MS, parseBroadcastReply } from '../../../worker/publish.ts';
 import type { ActivitySnapshot, ClientConfig, NostrEvent, RelayInfo, UnsignedEvent } from '../../../core/types.ts';
@@ -11,7 +12,7 @@ const A = 'wss://a.example';
 const B = 'wss://b.example';
 const key = generateSecretKey();
 const note = (): UnsignedEvent => ({ kind: 1, tags: [], content: 'helló', created_at: 1_700_000_000 });
-const sign = (t: UnsignedEvent): NostrEvent => finalizeEvent(t, key) as NostrEvent;
+const sign = (t: UnsignedEvent): NostrEvent => signEvent(key, t);
 
 /** Answers cache REQs by command; returns what was asked. */
 function serveCache(fake: FakeSocket, answer: (command: string, payload: Record<string, unknown>) => unknown[] | null) {
@@ -87,8 +88,10 @@ describe('worker network api (relays, publish, activity)', () => {
     const result = api.publish!(event);
     await vi.advanceTimersByTimeAsync(10);
     expect(await result).toMatchObject({ success: true, outcome: 'published', reasons: { [B]: 'blocked: no' } });
-    expect(imports.map((r) => r.command)).toEqual(['import_events']);
-    expect((imports[0].payload.events as NostrEvent[])[0].id).toBe(event.id);
+    // A published note is also shown in every tab's feeds, whose card asks once for the author's profile.
+    expect(imports.map((r) => r.command).sort()).toEqual(['import_events', 'user_infos']);
+    expect(imports.find((r) => r.command === 'user_infos')?.payload).toEqual({ pubkeys: [event.pubkey] });
+    expect((imports.find((r) => r.command === 'import_events')?.payload.events as NostrEvent[])[0].id).toBe(event.id);
   });
 
   it('settles at the first accept; a silent relay and one still connecting get the event all the same', async () => {
@@ -171,7 +174,7 @@ describe('worker network api (relays, publish, activity)', () => {
     const result = api.publish!(event);
     await vi.advanceTimersByTimeAsync(10);
     expect(await result).toMatchObject({ success: true, reasons: {} });
-    expect(seen.map((s) => s.command)).toEqual(['broadcast_events', 'import_events']);
+    expect(seen.map((s) => s.command).filter((c) => c !== 'user_infos')).toEqual(['broadcast_events', 'import_events']);
     expect(seen[0].payload).toEqual({ events: [JSON.parse(JSON.stringify(event))], relays: [A] });
     await api.setProxy?.(false);
     expect(ws.sockets.filter((s) => s.url === A)).toHaveLength(2);

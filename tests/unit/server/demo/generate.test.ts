@@ -139,7 +139,7 @@ describe('generateDemoNetwork (small scale)', () => {
     for (const q of quotes) expect(byId.has(tag(q, 'q') ?? tag(q, 'e')!)).toBe(true);
     for (const r of ofKind(7)) {
       const target = byId.get(tag(r, 'e')!);
-      expect(target).toBeDefined();
+      expect(target?.id).toBe(tag(r, 'e'));
       expect(tag(r, 'p')).toBe(target!.pubkey);
       expect(r.pubkey).not.toBe(target!.pubkey);
       expect(target!.created_at).toBeLessThan(r.created_at);
@@ -188,7 +188,10 @@ describe('generateDemoNetwork (small scale)', () => {
 
   it('writes long-form articles with metadata and a Markdown body', () => {
     for (const a of ofKind(30023)) {
-      for (const name of ['d', 'title', 'summary', 'image', 'published_at']) expect(tag(a, name), name).toBeTruthy();
+      expect(tag(a, 'd')).toMatch(/^[a-z0-9-]+-[a-z0-9]{1,6}$/);
+      for (const name of ['title', 'summary']) expect(tag(a, name)?.trim().length, name).toBeGreaterThan(0);
+      expect(tag(a, 'image')).toMatch(/^https?:\/\/\S+$/);
+      expect(tag(a, 'published_at')).toBe(String(a.created_at));
       expect(tagValues(a, 't').length).toBeGreaterThanOrEqual(2);
       const words = a.content.split(/\s+/).filter(Boolean).length;
       expect(words).toBeGreaterThanOrEqual(300);

@@ -229,7 +229,7 @@ describe('describeQuery (parse_advanced_search_query)', () => {
 });
 
 describe('buildSearch', () => {
-  const opts = { defaultKinds: [1], page: { limit: 20, offset: 0 } };
+  const opts = { dialect: 'sqlite' as const, defaultKinds: [1], page: { limit: 20, offset: 0 } };
 
   it('keeps placeholders and parameters in step', () => {
     const q = parse(`(alma OR "körte lé") -#tura from:${PK} minlikes:2 scope:mynetwork orderby:likes maxchars:100 since:lastweek`);
@@ -238,13 +238,22 @@ describe('buildSearch', () => {
     expect(built.params.slice(-2)).toEqual([10, 5]);
   });
 
-  it('starts from a driver leaf, its parameters first', () => {
-    const q = parse('gulyás "jó reggelt" kind:1');
-    const driver = (q.expr as { items: Node[] }).items[1];
-    const built = buildSearch(q, { ...opts, driver });
-    expect(built.sql).toContain('CROSS JOIN search_docs d');
+  it('starts from the full-text index with the query\'s text as one engine query, its parameters first', () => {
+    const q = parse('gulyás "jó reggelt" -leves kind:1');
+    const built = buildSearch(q, opts);
+    expect(built.sql).toContain('search_fts CROSS JOIN search_docs d');
     expect(built.sql.split('?').length - 1).toBe(built.params.length);
-    expect(built.params.slice(0, 2)).toEqual(['jo', 'reggelt']);
+    expect(built.params[0]).toBe('((body : "gulyas"* AND body : "jo reggelt") NOT (body : "leves"*))');
+    const pg = buildSearch(q, { ...opts, dialect: 'postgres' });
+    expect(pg.sql).toContain('d.fts @@ (to_tsquery(');
+    expect(pg.sql.split('?').length - 1).toBe(pg.params.length);
+    expect(pg.params.slice(0, 3)).toEqual(["'gulyas':*", "'jo' <-> 'reggelt'", "'leves':*"]);
+  });
+
+  it('keeps text under OR beside other conditions as its own engine lookups', () => {
+    const built = buildSearch(parse(`halászlé OR from:${PK} OR #főzés`), opts);
+    expect(built.sql).not.toContain('CROSS JOIN');
+    expect(built.params.slice(0, 3)).toEqual(['body : "halaszle"*', PK, 'tags : "fozes"']);
   });
 
   it('narrows to notes unless the query names a kind', () => {

@@ -3,7 +3,6 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from 'nostr-tools/pure
 import { decode } from 'nostr-tools/nip19';
 import {
   threadRootOf,
-  authorNpub,
   bookmarkTag,
   broadcastPayload,
   coordinateOf,
@@ -18,6 +17,7 @@ import {
   shownStats,
 } from '../../../../src/lib/noteActions';
 import type { NostrEvent, NoteStats } from '../../../../core/types';
+import { npubOf } from '../../../../src/lib/links';
 
 const sk = generateSecretKey();
 const author = getPublicKey(sk);
@@ -126,7 +126,7 @@ describe('copy texts', () => {
 
   it('gives the note1 id, the author npub and the raw JSON', () => {
     expect(decode(noteId(note))).toEqual({ type: 'note', data: note.id });
-    expect(decode(authorNpub(note))).toEqual({ type: 'npub', data: author });
+    expect(decode(npubOf(note.pubkey))).toEqual({ type: 'npub', data: author });
     expect(JSON.parse(rawData({ ...note, extra: true } as NostrEvent))).toEqual({ ...note });
   });
 });

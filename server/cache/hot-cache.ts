@@ -1,0 +1,132 @@
+/**
+ * Small in-memory caches of per-pubkey figures that are costly to count at a million events (a
+ * busy author's post counts read tens of thousands of index entries) yet change only when that
+ * pubkey publishes. An entry is forgotten when an event of its key is committed: the importer
+ * announces every stored event on the live 'event' feed after its transaction, and the PostgreSQL
+ * live bridge announces there the events other processes stored, so every process forgets the same
+ * keys. A figure whose computation overlapped such an announcement is used once and not kept.
+ */
+import type { NostrEvent, ServerContext } from '../context.ts';
+
+/** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
+let generation = 0;
+
+export class KeyedLru<V> {
+  private readonly entries = new Map<string, V>();
+  /** key → generation of its last invalidation, bounded like the entries. */
+  private readonly changedAt = new Map<string, number>();
+  /** Computations started before this are never kept (the per-key memory was dropped). */
+  private floor = 0;
+
+  constructor(private readonly max: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached value, or `load()`'s, kept only if no invalidation of `key` happened meanwhile. */
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      // Map order is insertion order: re-inserting marks it most recently used.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const started = generation;
+    const value = await load();
+    if (started < this.floor || (this.changedAt.get(key) ?? 0) > started) return value;
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+
+  /**
+   * The values of `keys`: cached ones from memory, the rest from one `load(missing)` call. A key
+   * `load` leaves out gets `absent` (a count of nothing is 0, and is worth keeping too).
+   */
+  async getMany(keys: Iterable<string>, absent: V, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const out = new Map<string, V>();
+    const missing: string[] = [];
+    for (const k of new Set(keys)) {
+      const hit = this.entries.get(k);
+      if (hit === undefined) missing.push(k);
+      else {
+        this.entries.delete(k);
+        this.entries.set(k, hit);
+        out.set(k, hit);
+      }
+    }
+    if (!missing.length) return out;
+    const started = generation;
+    const loaded = await load(missing);
+    const keep = started >= this.floor;
+    for (const k of missing) {
+      const v = loaded.get(k) ?? absent;
+      out.set(k, v);
+      if (keep && (this.changedAt.get(k) ?? 0) <= started) this.entries.set(k, v);
+    }
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return out;
+  }
+
+  invalidate(key: string): void {
+    generation++;
+    if (this.changedAt.size >= this.max * 4) {
+      this.changedAt.clear();
+      this.floor = generation;
+    }
+    this.changedAt.set(key, generation);
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.floor = ++generation;
+    this.changedAt.clear();
+    this.entries.clear();
+  }
+}
+
+/** Caches per database handle: tests run several stores in one process. */
+const perDb = new WeakMap<object, HotCaches>();
+
+export interface HotCaches {
+  /** user_profile's counts over the author's own posts, articles and lists (commands/users.ts). */
+  authorStats: KeyedLru<Record<string, unknown>>;
+  /**
+   * Followers per pubkey (data.ts followerCounts): every page of notes shows its authors', and a
+   * popular author's count reads thousands of index entries. A contact list names whom it follows
+   * now, not whom it stopped following, so any committed contact list or deletion forgets them all.
+   */
+  followerCounts: KeyedLru<number>;
+}
+
+const MAX_AUTHORS = 20_000;
+const MAX_FOLLOWER_COUNTS = 50_000;
+
+/**
+ * The caches of a running server's store, or undefined for a store no server attached (a
+ * script, a test's bare store): nothing would tell those caches about new events.
+ */
+export function hotCaches(db: object): HotCaches | undefined {
+  return perDb.get(db);
+}
+
+/** Every cached figure `event` can change. */
+function forget(c: HotCaches, event: NostrEvent): void {
+  c.authorStats.invalidate(event.pubkey);
+  // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
+  if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
+}
+
+/** Connects a running server: its caches forget on every committed event, local or from a peer process. */
+export function attachHotCaches(ctx: ServerContext): () => void {
+  const c: HotCaches = perDb.get(ctx.db) ?? { authorStats: new KeyedLru(MAX_AUTHORS), followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS) };
+  perDb.set(ctx.db, c);
+  const onEvent = (ev: NostrEvent) => forget(c, ev);
+  ctx.live.on('event', onEvent);
+  return () => {
+    ctx.live.off('event', onEvent);
+    perDb.delete(ctx.db);
+  };
+}

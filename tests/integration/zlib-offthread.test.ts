@@ -1,0 +1,44 @@
+/**
+ * Large zlib replies are compressed off the main thread (framing.ts replyOffThread): such a reply
+ * must still arrive whole, inflate to the page, and come before the reply to the request sent
+ * right after it on the same socket.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCacheServer, type CacheTestServer } from './cache-server.ts';
+import { sign } from './people.ts';
+
+describe('large zlib replies', () => {
+  let srv: CacheTestServer;
+
+  beforeAll(async () => {
+    srv = await startCacheServer('sqlite');
+    const { bob } = srv.net;
+    const at = srv.ctx.now() - 3000;
+    // 60 notes of ~1.5 KB: the page's JSON is well above the 32 KB threshold.
+    const notes = Array.from({ length: 60 }, (_, i) => sign(bob, 1, at + i, `${i}. jegyzet: ${'árvíztűrő tükörfúrógép '.repeat(60)}`));
+    const results = await srv.ctx.importer.importEvents(notes);
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+  }, 60_000);
+  afterAll(async () => {
+    await srv?.stop();
+  });
+
+  it('arrive whole and in request order', async () => {
+    const c = await srv.connect();
+    await c.enableZlib();
+    const start = c.frames.length;
+    c.send(JSON.stringify(['REQ', 'big', { cache: ['feed', { pubkey: srv.net.bob.pk, notes: 'authored', limit: 60 }] }]));
+    c.send(JSON.stringify(['REQ', 'small', { cache: ['user_infos', { pubkeys: [srv.net.alice.pk] }] }]));
+    await c.until(() => c.frames.slice(start).some((f) => f.msg[0] === 'EOSE' && f.msg[1] === 'small'), 'EOSE of the second request');
+    const frames = c.frames.slice(start).map((f) => [f.msg[0], f.msg[1], f.binary]);
+    expect(frames).toEqual([
+      ['EVENTS', 'big', true],
+      ['EOSE', 'big', false],
+      ['EVENTS', 'small', true],
+      ['EOSE', 'small', false],
+    ]);
+    const big = c.frames[start].msg[2] as { kind: number; content: string }[];
+    expect(JSON.stringify(big).length).toBeGreaterThan(64 * 1024);
+    expect(big.filter((e) => e.kind === 1 && e.content.includes('jegyzet')).length).toBe(60);
+  });
+});
