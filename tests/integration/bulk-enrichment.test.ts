@@ -5,8 +5,7 @@
  * of 30 cost six times a page of 5.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlValue } from '../../server/store/db.ts';
-import { startCacheServer, type CacheTestServer } from './cache-server.ts';
+import { startCacheServer, watchReads, type CacheTestServer } from './cache-server.ts';
 import { person, sign } from './people.ts';
 
 const AUTHORS = 40;
@@ -29,14 +28,9 @@ describe('statements per page do not grow with the page', () => {
     const follows = sign(srv.net.alice, 3, now - 10, '', people.map((p) => ['p', p.pk]));
     const results = await srv.ctx.importer.importEvents([...profiles, ...notes, ...around, follows]);
     expect(results.filter((r) => !r.ok)).toEqual([]);
-    const db = srv.ctx.db;
-    for (const m of ['all', 'get'] as const) {
-      const orig = db[m].bind(db);
-      (db as unknown as Record<string, unknown>)[m] = (sql: string, params: SqlValue[] = []) => {
-        statements++;
-        return orig(sql, params);
-      };
-    }
+    watchReads(srv, () => {
+      statements++;
+    });
   }, 60_000);
   afterAll(async () => {
     await srv?.stop();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startServer } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
 import type { ServerContext } from '../../server/context.ts';
+import type { SqlValue } from '../../server/store/db.ts';
 import { startTempPostgres } from '../support/postgres.ts';
 import { CacheClient } from './cache-client.ts';
 import { buildNetwork, type Network } from './cache-fixtures.ts';
@@ -19,6 +20,18 @@ export interface CacheTestServer {
 }
 
 export type StoreKind = 'sqlite' | 'postgres';
+
+/** Calls `seen` with every read statement the server's store runs from now on (for query-count and plan guards). */
+export function watchReads(srv: CacheTestServer, seen: (sql: string, params: SqlValue[]) => void): void {
+  const db = srv.ctx.db;
+  for (const m of ['all', 'get'] as const) {
+    const orig = db[m].bind(db);
+    (db as unknown as Record<string, unknown>)[m] = (sql: string, params: SqlValue[] = []) => {
+      seen(sql, params);
+      return orig(sql, params);
+    };
+  }
+}
 
 /** The store behind the server: its SQLite file, or a throwaway PostgreSQL cluster of its own. */
 export async function startCacheServer(store: StoreKind = 'sqlite', env: Record<string, string> = {}): Promise<CacheTestServer> {

@@ -6,12 +6,11 @@
  * reach the other's cache too (through the live bridge).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlValue } from '../../server/store/db.ts';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { startServerProcess, type RunningServer } from '../support/server-process.ts';
 import { until } from '../support/until.ts';
 import { CacheClient } from './cache-client.ts';
-import { startCacheServer, type CacheTestServer, type StoreKind } from './cache-server.ts';
+import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
 import { person, sign, type Person } from './people.ts';
 
 import { CacheKind } from '../../core/kinds.ts';
@@ -26,14 +25,9 @@ describe.each(['sqlite', 'postgres'] as const)('user_profile counts cached per a
 
   beforeAll(async () => {
     srv = await startCacheServer(store);
-    const db = srv.ctx.db;
-    for (const m of ['all', 'get'] as const) {
-      const orig = db[m].bind(db);
-      (db as unknown as Record<string, unknown>)[m] = (sql: string, params: SqlValue[] = []) => {
-        if (/AS note_count/.test(sql)) postCounts++;
-        return orig(sql, params);
-      };
-    }
+    watchReads(srv, (sql) => {
+      if (/AS note_count/.test(sql)) postCounts++;
+    });
   }, 60_000);
   afterAll(async () => {
     await srv?.stop();

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlValue } from '../../server/store/db.ts';
-import { startCacheServer, type CacheTestServer, type StoreKind } from './cache-server.ts';
+import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
 import { sign } from './people.ts';
 
 /** Tables whose size follows the number of events or people. */
@@ -64,14 +64,9 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
 
   beforeAll(async () => {
     srv = await startCacheServer(store);
-    const db = srv.ctx.db;
-    for (const m of ['all', 'get'] as const) {
-      const orig = db[m].bind(db);
-      (db as unknown as Record<string, unknown>)[m] = (sql: string, params: SqlValue[] = []) => {
-        if (!seen.has(sql)) seen.set(sql, { sql, params });
-        return orig(sql, params);
-      };
-    }
+    watchReads(srv, (sql, params) => {
+      if (!seen.has(sql)) seen.set(sql, { sql, params });
+    });
   }, 60_000);
   afterAll(async () => {
     await srv?.stop();

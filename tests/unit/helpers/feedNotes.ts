@@ -1,22 +1,9 @@
 /** Feed cards for unit tests of what feeds keep and show. */
 import type { FeedNote, FeedSnapshot, NostrEvent, Profile } from '../../../core/types.ts';
+import { emptyProfile } from '../../../core/profile.ts';
 
 export function profile(pubkey: string): Profile {
-  return {
-    pubkey,
-    npub: `npub-${pubkey}`,
-    name: `name-${pubkey}`,
-    displayName: '',
-    about: '',
-    picture: '',
-    banner: '',
-    nip05: '',
-    lud16: '',
-    lud06: '',
-    website: '',
-    location: '',
-    created_at: 0,
-  };
+  return { ...emptyProfile(pubkey), npub: `npub-${pubkey}`, name: `name-${pubkey}` };
 }
 
 /** A kind-1 card whose key and id are `key`, by `author` (default `a-<key>`). */
