@@ -21,9 +21,15 @@ export const webSocketActor = fromCallback<SocketCommand, SocketActorInput>(({ i
   ws.onerror = (err) => {
     if (input.devMode) console.warn('[strucc] cache socket error', err);
   };
+  // Binary frames inflate asynchronously; one chain keeps every frame's messages in arrival order.
+  let stopped = false;
+  let decoded: Promise<void> = Promise.resolve();
   ws.onmessage = (e: MessageEvent) => {
-    const messages = parseFrame(e.data, input.devMode);
-    if (messages.length > 0) report({ type: 'SOCKET.MESSAGES', messages });
+    const data: unknown = e.data;
+    decoded = decoded.then(async () => {
+      const messages = await parseFrame(data, input.devMode);
+      if (!stopped && messages.length > 0) report({ type: 'SOCKET.MESSAGES', messages });
+    });
   };
   receive((cmd) => {
     if (cmd.type !== 'SOCKET.SEND') return;
@@ -31,6 +37,7 @@ export const webSocketActor = fromCallback<SocketCommand, SocketActorInput>(({ i
     else report({ type: 'SOCKET.SEND_FAILED', data: cmd.data });
   });
   return () => {
+    stopped = true;
     ws.onopen = ws.onclose = ws.onmessage = ws.onerror = null;
     if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close();
   };

@@ -78,17 +78,26 @@ class UploadSocket {
   private abandoned: Error | null = null;
 
   private constructor(private readonly ws: WebSocket) {
+    // Binary frames inflate asynchronously: frames and the close are handled in arrival order, so a
+    // reply whose last frame is still inflating is not taken for a drop.
+    let decoded: Promise<void> = Promise.resolve();
     ws.onmessage = (e) => {
-      const w = this.waiting;
-      if (!w) return;
-      for (const msg of parseFrame(e.data)) {
-        if (msg.subid !== w.subid && !(msg.type === 'NOTICE' && msg.subid === '')) continue;
-        if (msg.type === 'EVENT') w.objects.push(msg.event as ReplyObjects[number]);
-        else if (msg.type === 'NOTICE') this.settle((x) => x.reject(new ChunkedUploadError('refused', msg.message)));
-        else this.settle((x) => x.resolve(x.objects));
-      }
+      const data: unknown = e.data;
+      decoded = decoded.then(async () => {
+        const messages = await parseFrame(data);
+        const w = this.waiting;
+        if (!w) return;
+        for (const msg of messages) {
+          if (msg.subid !== w.subid && !(msg.type === 'NOTICE' && msg.subid === '')) continue;
+          if (msg.type === 'EVENT') w.objects.push(msg.event as ReplyObjects[number]);
+          else if (msg.type === 'NOTICE') this.settle((x) => x.reject(new ChunkedUploadError('refused', msg.message)));
+          else this.settle((x) => x.resolve(x.objects));
+        }
+      });
     };
-    ws.onclose = () => this.settle((x) => x.reject(new ChunkedUploadError('lost')));
+    ws.onclose = () => {
+      decoded = decoded.then(() => this.settle((x) => x.reject(new ChunkedUploadError('lost'))));
+    };
   }
 
   static open(url: string, signal?: AbortSignal): Promise<UploadSocket> {

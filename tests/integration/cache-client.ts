@@ -1,6 +1,6 @@
 /**
  * A minimal cache-protocol client for the integration tests: it records every frame, tells
- * text from binary, inflates zlib frames with pako as the web client does, and collects one
+ * text from binary, inflates zlib frames with pako (the web client inflates the same zlib stream with DecompressionStream), and collects one
  * request's reply up to its EOSE.
  */
 import { inflate } from 'pako';
