@@ -20,13 +20,19 @@ import type { AccountService } from './account.ts';
 import { APP_SETTINGS_CLIENT } from '../core/config.ts';
 import { Watchers } from './instances.ts';
 import { httpOrigin } from './nip05.ts';
-import { payInvoice, walletDetails, type SocketFactory, type WalletDetails } from './nwc.ts';
+import type { SocketFactory, WalletDetails } from './nwc.ts';
 import { parseProfile } from '../core/profile.ts';
 import { walletCommand, walletSocketUrl, withRetries } from './wallet-command.ts';
-import { fetchZapInvoice, lnurlEndpoint, payEndpoint, withLnurlProxy, ZapError, zapSplits } from './zap.ts';
 import type { ActionResult, CacheReply, NostrEvent } from '../core/types.ts';
 import type { ExchangeRate, WalletAction, WalletSnapshot, ZapEndpointInfo, ZapPart, ZapRequestInput, ZapResult } from '../core/types/wallet.ts';
 import { CacheKind } from '../core/kinds';
+
+// The NIP-47 client (with NIP-04/NIP-44 and their ciphers) and the LNURL/NIP-57 zap code load with the
+// first wallet action, zap or payment, not with every guest's first screen.
+const nwcModule = () => import('./nwc.ts');
+const zapModule = () => import('./zap.ts');
+/** A ZapError's code (its message), undefined for any other failure. */
+const zapErrorCode = async (e: unknown): Promise<string | undefined> => (e instanceof (await zapModule()).ZapError ? e.message : undefined);
 
 export { walletSocketUrl };
 
@@ -204,7 +210,7 @@ export class WalletService {
     const parts = this.parts(id);
     if (!parts) return { error: 'unknown' };
     try {
-      return await walletDetails(parts, this.options.socket);
+      return await (await nwcModule()).walletDetails(parts, this.options.socket);
     } catch (e) {
       return { error: e instanceof Error ? e.message : 'failed' };
     }
@@ -237,17 +243,18 @@ export class WalletService {
 
   /** The LNURL fetch of this client: from the browser, with our server's guarded proxy as the fallback. */
   private async lnurlFetcher() {
-    return withLnurlProxy(this.fetcher(), httpOrigin(this.options.cacheServer() ?? '') || undefined);
+    return (await zapModule()).withLnurlProxy(this.fetcher(), httpOrigin(this.options.cacheServer() ?? '') || undefined);
   }
 
   /** The recipient's LNURL-pay limits, for the custom zap's comment field and amount checks. */
   async zapEndpoint(lud16: string, lud06: string): Promise<ZapEndpointInfo> {
     try {
+      const { lnurlEndpoint, payEndpoint } = await zapModule();
       const url = lnurlEndpoint(lud16, lud06, await this.serverDomain());
       const e = await payEndpoint(await this.lnurlFetcher(), url);
       return { commentAllowed: e.commentAllowed, minSats: Math.ceil(e.minSendable / 1000), maxSats: Math.floor(e.maxSendable / 1000) };
     } catch (e) {
-      return { error: e instanceof ZapError ? e.message : 'lnurl-unreachable' };
+      return { error: (await zapErrorCode(e)) ?? 'lnurl-unreachable' };
     }
   }
 
@@ -301,7 +308,7 @@ export class WalletService {
    * some of them were paid. 'no-address' when the recipient has no lightning address.
    */
   async zap(input: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<ZapResult> {
-    const shares = zapSplits(input.event, input.amountSats);
+    const shares = (await zapModule()).zapSplits(input.event, input.amountSats);
     if (!shares) {
       const one = await this.zapOne(input, payInTab);
       return { status: one.status, paidSats: one.status === 'paid' ? input.amountSats : 0, ...(one.reason ? { reason: one.reason } : {}) };
@@ -325,9 +332,10 @@ export class WalletService {
   private async zapOne(input: ZapRequestInput, payInTab?: (invoice: string) => Promise<string>): Promise<PaymentResult> {
     let lnurl: string;
     try {
-      lnurl = lnurlEndpoint(input.lud16, input.lud06, await this.serverDomain());
+      const domain = await this.serverDomain();
+      lnurl = (await zapModule()).lnurlEndpoint(input.lud16, input.lud06, domain);
     } catch (e) {
-      return { status: 'failed', reason: e instanceof ZapError ? e.message : 'no-address' };
+      return { status: 'failed', reason: (await zapErrorCode(e)) ?? 'no-address' };
     }
     const zap: ZapTarget = { lnurl, amountMsat: input.amountSats * 1000, comment: input.comment, recipient: input.recipient };
     if (input.event) zap.eventId = input.event.id;
@@ -347,11 +355,11 @@ export class WalletService {
             if (input.connectionId === WEBLN_PAYER && payInTab) return payInTab(input.invoice);
             const parts = this.parts(input.connectionId);
             if (!parts) throw new Error('no-wallet');
-            return payInvoice(parts, input.invoice, this.options.socket);
+            return (await nwcModule()).payInvoice(parts, input.invoice, this.options.socket);
           }),
           fetchInvoice: fromPromise<string, ZapTarget>(async ({ input }) => {
             if (!zapInput) throw new Error('no-invoice');
-            return fetchZapInvoice(fetcher, (t) => signer.sign(t), {
+            return (await zapModule()).fetchZapInvoice(fetcher, (t) => signer.sign(t), {
               recipient: input.recipient,
               event: zapInput.event,
               amountSats: zapInput.amountSats,
