@@ -6,8 +6,7 @@
 import { keyStateOf, type LoginSnapshot } from '../machines/login.ts';
 import type { AccountService } from './account.ts';
 import type { ActivityService } from './activity.ts';
-import { DmService } from './dms.ts';
-import { PrivateInbox } from './dmsPrivate.ts';
+import { LazyDms } from './dmsLazy.ts';
 import { RelayService, type WebSocketFactory } from './relays.ts';
 import type { CacheRequest } from './util/cacheRequest.ts';
 import { NotificationService, releaseStoreOn, type CacheSubscribe } from './notifications.ts';
@@ -42,8 +41,6 @@ export interface SocialOptions {
 export interface Social {
   api: SocialApi;
   notifications: NotificationService;
-  dms: DmService;
-  inbox: PrivateInbox;
   profiles: ProfileService;
   threads: ThreadService;
   closeTab(tabId: string): void;
@@ -73,44 +70,49 @@ export function createSocial(options: SocialOptions): Social {
   // The inbox relays get a pool of their own: they are the other side's relays, not the user's read relays.
   const inboxRelays = new RelayService({ socketFactory: options.relaySocketFactory });
   inboxRelays.setAuthSigner((t) => signer.sign(t));
-  const inbox: PrivateInbox = new PrivateInbox({
-    request,
-    relays: inboxRelays,
-    crypto: () => {
-      const pubkey = signer.pubkey;
-      if (!signer.canSign || !pubkey) return undefined;
-      return {
-        pubkey,
-        sign: (t) => signer.sign(t),
-        nip44Encrypt: (pk, text) => signer.nip44Encrypt(pk, text),
-        nip44Decrypt: (pk, text) => signer.nip44Decrypt(pk, text),
-      };
-    },
-    publish: options.publish,
-    readMarks: () => record()?.dmPrivateRead ?? {},
-    saveReadMarks: (marks) => void account.act({ type: 'setLocal', patch: { dmPrivateRead: marks } }),
-    onMessages: (peer, messages) => dms.privateMessages(peer, messages),
-    onUnread: () => dms.emitTotal(),
-    onUndecryptable: (reason) =>
-      options.log?.({ level: 'warn', message: `a private message (NIP-17) could not be opened: ${reason}`, key: 'dmUnwrapFailed', params: { reason } }),
-  });
-  const dms: DmService = new DmService({
-    request,
-    subscribe,
-    signRequest,
-    encrypt: (peer, text) => signer.nip04Encrypt(peer, text),
-    decrypt: (peer, text) => signer.nip04Decrypt(peer, text),
-    publish: options.publish,
-    remembered: () => {
-      const record = account.account.getSnapshot().context.record;
-      return record && record.pubkey === user ? { conversation: record.dmLastConversation, relation: record.dmLastRelation } : {};
-    },
-    remember: (patch) => void account.act({ type: 'setLocal', patch }),
-    onUndecryptable: (count, peer) =>
-      options.log?.({ level: 'warn', message: `${count} direct message(s) with ${peer} could not be decrypted and were skipped`, key: 'dmDecryptFailed', params: { count, peer } }),
-    inbox,
-    following: () => record()?.following ?? [],
-    throttleMs,
+  // Loaded for a signed-in account or the DM page (worker/dmsLazy.ts), not for a guest's first screen.
+  const dms = new LazyDms(async () => {
+    const [{ DmService }, { PrivateInbox }] = await Promise.all([import('./dms.ts'), import('./dmsPrivate.ts')]);
+    const inbox = new PrivateInbox({
+      request,
+      relays: inboxRelays,
+      crypto: () => {
+        const pubkey = signer.pubkey;
+        if (!signer.canSign || !pubkey) return undefined;
+        return {
+          pubkey,
+          sign: (t) => signer.sign(t),
+          nip44Encrypt: (pk, text) => signer.nip44Encrypt(pk, text),
+          nip44Decrypt: (pk, text) => signer.nip44Decrypt(pk, text),
+        };
+      },
+      publish: options.publish,
+      readMarks: () => record()?.dmPrivateRead ?? {},
+      saveReadMarks: (marks) => void account.act({ type: 'setLocal', patch: { dmPrivateRead: marks } }),
+      onMessages: (peer, messages) => dms.privateMessages(peer, messages),
+      onUnread: () => dms.emitTotal(),
+      onUndecryptable: (reason) =>
+        options.log?.({ level: 'warn', message: `a private message (NIP-17) could not be opened: ${reason}`, key: 'dmUnwrapFailed', params: { reason } }),
+    });
+    const dms = new DmService({
+      request,
+      subscribe,
+      signRequest,
+      encrypt: (peer, text) => signer.nip04Encrypt(peer, text),
+      decrypt: (peer, text) => signer.nip04Decrypt(peer, text),
+      publish: options.publish,
+      remembered: () => {
+        const record = account.account.getSnapshot().context.record;
+        return record && record.pubkey === user ? { conversation: record.dmLastConversation, relation: record.dmLastRelation } : {};
+      },
+      remember: (patch) => void account.act({ type: 'setLocal', patch }),
+      onUndecryptable: (count, peer) =>
+        options.log?.({ level: 'warn', message: `${count} direct message(s) with ${peer} could not be decrypted and were skipped`, key: 'dmDecryptFailed', params: { count, peer } }),
+      inbox,
+      following: () => record()?.following ?? [],
+      throttleMs,
+    });
+    return { dms, inbox };
   });
   const profiles = new ProfileService({ request, viewer, throttleMs, own: options.own, filter: options.filter });
   const threads = new ThreadService({ request, viewer, throttleMs, own: options.own, filter: options.filter });
@@ -125,16 +127,15 @@ export function createSocial(options: SocialOptions): Social {
     if (next === user) {
       if (user !== undefined && signing && !wasSigning) {
         notifications.count.send({ type: 'RESUBSCRIBE' });
-        dms.count.send({ type: 'RESUBSCRIBE' });
+        dms.resubscribe();
       }
-      if (state !== 'pending') inbox.setUser(user, signing);
+      if (state !== 'pending') dms.setInboxUser(user, signing);
       return;
     }
     user = next;
     notifications.setUser(user);
-    dms.setUser(user);
     // The gift wraps can only be opened by a login that can decrypt.
-    inbox.setUser(user, signing);
+    dms.setUser(user, signing);
     // A page opened before the login settled was loaded without the viewer's own likes, reposts and follows.
     profiles.setViewer(user);
     threads.setViewer(user);
@@ -157,10 +158,10 @@ export function createSocial(options: SocialOptions): Social {
   const api: SocialApi = {
     async getInboxRelays(pubkey) {
       // Not forced fresh: what this worker just published is known before the cache server has indexed it.
-      return inbox.inboxRelays(pubkey);
+      return dms.use(({ inbox }) => inbox.inboxRelays(pubkey));
     },
     async publishInboxRelays(relays) {
-      return inbox.publishInboxRelays(relays);
+      return dms.use(({ inbox }) => inbox.publishInboxRelays(relays));
     },
     async watchNotificationCount(tabId, cb) {
       touch(tabId);
@@ -202,27 +203,28 @@ export function createSocial(options: SocialOptions): Social {
     },
     async openDms(tabId, cb) {
       touch(tabId);
-      return dms.open(tabId, cb, releaser(cb));
+      const release = releaser(cb);
+      return dms.use((p) => p.dms.open(tabId, cb, release));
     },
     async setDmRelation(handle, relation) {
-      dms.setRelation(handle, relation);
+      await dms.use((p) => p.dms.setRelation(handle, relation));
     },
     async loadMoreDmContacts(handle) {
-      dms.loadMoreContacts(handle);
+      await dms.use((p) => p.dms.loadMoreContacts(handle));
     },
     async selectDmContact(handle, pubkey) {
-      dms.select(handle, pubkey);
+      await dms.use((p) => p.dms.select(handle, pubkey));
     },
     async loadMoreDms(handle) {
-      dms.loadMore(handle);
+      await dms.use((p) => p.dms.loadMore(handle));
     },
-    sendDm: (handle, text) => dms.send(handle, text),
+    sendDm: (handle, text) => dms.use((p) => p.dms.send(handle, text)),
     async retryDm(handle, id) {
-      dms.retry(handle, id);
+      await dms.use((p) => p.dms.retry(handle, id));
     },
-    markAllDmsRead: () => dms.markAllRead(),
+    markAllDmsRead: () => dms.use((p) => p.dms.markAllRead()),
     async closeDms(handle) {
-      dms.close(handle);
+      await dms.use((p) => p.dms.close(handle));
     },
     async openProfile(tabId, pubkey, cb) {
       touch(tabId);
@@ -255,8 +257,6 @@ export function createSocial(options: SocialOptions): Social {
   return {
     api,
     notifications,
-    dms,
-    inbox,
     profiles,
     threads,
     closeTab(tabId) {
@@ -269,9 +269,8 @@ export function createSocial(options: SocialOptions): Social {
       loginSub.unsubscribe();
       stopActivity();
       notifications.dispose();
-      inbox.dispose();
-      inboxRelays.dispose();
       dms.dispose();
+      inboxRelays.dispose();
       profiles.dispose();
       threads.dispose();
     },
