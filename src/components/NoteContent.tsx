@@ -8,7 +8,6 @@ import { emojiMap, parseContent, type ContentPart } from '../lib/content';
 import { mediaUrl } from '../lib/media';
 import { NOTE_NS } from '../lib/noteI18n';
 import { NoteImage } from './NoteImage';
-import { CashuCard } from './embeds/CashuCard';
 import { EmbeddedArticle, EmbeddedNote } from './embeds/EmbeddedNote';
 import { EmbedPlayer } from './embeds/EmbedPlayer';
 import { LinkPreview, PlainLink } from './embeds/LinkPreview';
@@ -18,6 +17,8 @@ import '../styles/note-cards.css';
 
 // The bolt11 decoder is only needed by the rare note that carries an invoice.
 const InvoiceCard = lazy(() => import('./embeds/InvoiceCard'));
+// The ecash card brings the ecash hooks and texts: only a note that shows a token loads them.
+const CashuCard = lazy(() => import('./embeds/CashuCard').then((m) => ({ default: m.CashuCard })));
 
 /** Quotes inside quotes stop here and become links, so a quote loop cannot recurse forever. */
 const MAX_DEPTH = 2;
@@ -115,7 +116,11 @@ function renderPart(part: ContentPart, ctx: RenderContext, preview: boolean): Re
         </Suspense>
       );
     case 'cashu':
-      return <CashuCard token={part.token} />;
+      return (
+        <Suspense fallback={<span className="note-card note-card-loading" aria-hidden="true" />}>
+          <CashuCard token={part.token} />
+        </Suspense>
+      );
     case 'emoji':
       return (
         <img
