@@ -25,7 +25,7 @@ import { createAccountApi } from './accountApi.ts';
 import { createSocial, type Social } from './social.ts';
 import { createReactions } from './reactions.ts';
 import { WalletService } from './wallet.ts';
-import { EcashService } from './ecash.ts';
+import type { EcashService } from './ecash.ts';
 import { createEcashApi } from './ecashApi.ts';
 import { createDiscover } from './discover.ts';
 import { createMembershipApi } from './membership.ts';
@@ -179,7 +179,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     account.service.closeTab(tabId);
     social.closeTab(tabId);
     wallet.closeTab(tabId);
-    ecash.closeTab(tabId);
+    ecashLoaded?.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -304,7 +304,29 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     cacheServer: () => config?.cacheServer,
     writeRelays: () => network.relays.snapshot().filter((r) => r.write).map((r) => r.url),
   });
-  const ecash = new EcashService({ account: account.service, cacheServer: () => config?.cacheServer, payWithNwc: (invoice) => wallet.pay(invoice) });
+  // The ecash service loads for an account that can hold a wallet (its record opens at sign-in, as
+  // before) or with the first ecash call; a guest's first screen never fetches it.
+  let ecashLoaded: EcashService | undefined;
+  let ecashLoading: Promise<EcashService> | undefined;
+  let disposed = false;
+  const ecash = (): Promise<EcashService> =>
+    (ecashLoading ??= import('./ecash.ts').then(
+      ({ EcashService }) => {
+        ecashLoaded = new EcashService({ account: account.service, cacheServer: () => config?.cacheServer, payWithNwc: (invoice) => wallet.pay(invoice) });
+        if (disposed) ecashLoaded.dispose();
+        return ecashLoaded;
+      },
+      (err: unknown) => {
+        ecashLoading = undefined;
+        throw err;
+      },
+    ));
+  const ecashFollowsLogin = () => {
+    const login = account.service.login.getSnapshot();
+    if (keyStateOf(login) !== 'none' && login.context.method !== 'readonly' && login.context.pubkey) void ecash().catch(() => undefined);
+  };
+  account.service.login.subscribe(ecashFollowsLogin);
+  ecashFollowsLogin();
 
   return {
     ...network.api,
@@ -422,8 +444,9 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
     dispose() {
       clearInterval(sweeper);
+      disposed = true;
       wallet.dispose();
-      ecash.dispose();
+      ecashLoaded?.dispose();
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();

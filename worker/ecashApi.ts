@@ -26,30 +26,35 @@ type EcashApi = Required<
   >
 >;
 
-export function createEcashApi(ecash: EcashService, touch: (tabId: string) => void, releaser: (cb: object) => () => void): EcashApi {
+/**
+ * `ecash` loads the service (worker/ecash.ts with its machine, store and token code) on its first
+ * call: a guest's first screen has no ecash, and api.ts loads it as soon as an account signs in.
+ */
+export function createEcashApi(ecash: () => Promise<EcashService>, touch: (tabId: string) => void, releaser: (cb: object) => () => void): EcashApi {
   return {
     async watchEcash(tabId, cb) {
       touch(tabId);
-      return ecash.watch(tabId, cb, releaser(cb));
+      const release = releaser(cb);
+      return (await ecash()).watch(tabId, cb, release);
     },
     async unwatchEcash(handle) {
-      ecash.unwatch(handle);
+      (await ecash()).unwatch(handle);
     },
-    ecashAddMint: (url) => ecash.addMint(url),
-    ecashRemoveMint: (url) => ecash.removeMint(url),
-    ecashReceive: (token) => ecash.receive(token),
-    ecashRetry: (id) => ecash.retry(id),
-    ecashDismissFailed: (id) => ecash.dismissFailed(id),
-    ecashSend: (mint, amount, memo, preferences) => ecash.send(mint, amount, memo, preferences),
-    ecashMintQuote: (mint, amount) => ecash.mintQuote(mint, amount),
-    ecashMintWithNwc: (mint, amount) => ecash.mintWithNwc(mint, amount),
-    ecashMintClaim: (mint, quote, amount) => ecash.mintClaim(mint, quote, amount),
-    ecashMeltQuote: (invoice, mint) => ecash.meltQuote(invoice, mint),
-    ecashMelt: (invoice, quote) => ecash.melt(invoice, quote),
-    ecashCheckPending: () => ecash.checkPending(),
-    ecashSeed: () => ecash.seed(),
-    ecashRestore: (mnemonic, mint) => ecash.restore(mnemonic, mint),
-    ecashDecode: async (token) => ecash.decode(token),
-    ecashDemoMint: () => ecash.demo(),
+    ecashAddMint: async (url) => (await ecash()).addMint(url),
+    ecashRemoveMint: async (url) => (await ecash()).removeMint(url),
+    ecashReceive: async (token) => (await ecash()).receive(token),
+    ecashRetry: async (id) => (await ecash()).retry(id),
+    ecashDismissFailed: async (id) => (await ecash()).dismissFailed(id),
+    ecashSend: async (mint, amount, memo, preferences) => (await ecash()).send(mint, amount, memo, preferences),
+    ecashMintQuote: async (mint, amount) => (await ecash()).mintQuote(mint, amount),
+    ecashMintWithNwc: async (mint, amount) => (await ecash()).mintWithNwc(mint, amount),
+    ecashMintClaim: async (mint, quote, amount) => (await ecash()).mintClaim(mint, quote, amount),
+    ecashMeltQuote: async (invoice, mint) => (await ecash()).meltQuote(invoice, mint),
+    ecashMelt: async (invoice, quote) => (await ecash()).melt(invoice, quote),
+    ecashCheckPending: async () => (await ecash()).checkPending(),
+    ecashSeed: async () => (await ecash()).seed(),
+    ecashRestore: async (mnemonic, mint) => (await ecash()).restore(mnemonic, mint),
+    ecashDecode: async (token) => (await ecash()).decode(token),
+    ecashDemoMint: async () => (await ecash()).demo(),
   };
 }
