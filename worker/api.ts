@@ -24,9 +24,8 @@ import { createNetwork } from './network.ts';
 import { createAccountApi } from './accountApi.ts';
 import { createSocial, type Social } from './social.ts';
 import { createReactions } from './reactions.ts';
-import { WalletService } from './wallet.ts';
-import type { EcashService } from './ecash.ts';
 import { createEcashApi } from './ecashApi.ts';
+import { lazyService } from './util/lazyService.ts';
 import { createDiscover } from './discover.ts';
 import { createMembershipApi } from './membership.ts';
 import type { AccountService } from './account.ts';
@@ -178,8 +177,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
     network.closeTab(tabId);
     account.service.closeTab(tabId);
     social.closeTab(tabId);
-    wallet.closeTab(tabId);
-    ecashLoaded?.closeTab(tabId);
+    wallet.loaded?.closeTab(tabId);
+    ecash.loaded?.closeTab(tabId);
   };
 
   const sweeper = setInterval(() => {
@@ -298,35 +297,30 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
   }, () => undefined);
 
   const reactions = createReactions(request);
-  const wallet = new WalletService({
-    account: account.service,
-    request,
-    cacheServer: () => config?.cacheServer,
-    writeRelays: () => network.relays.snapshot().filter((r) => r.write).map((r) => r.url),
+  // The NWC wallet and the ecash wallet load for an account that can use them (they open its records
+  // at sign-in, as before) or with their first call; a guest's first screen fetches neither.
+  const wallet = lazyService(async () => {
+    const { WalletService } = await import('./wallet.ts');
+    return new WalletService({
+      account: account.service,
+      request,
+      cacheServer: () => config?.cacheServer,
+      writeRelays: () => network.relays.snapshot().filter((r) => r.write).map((r) => r.url),
+    });
   });
-  // The ecash service loads for an account that can hold a wallet (its record opens at sign-in, as
-  // before) or with the first ecash call; a guest's first screen never fetches it.
-  let ecashLoaded: EcashService | undefined;
-  let ecashLoading: Promise<EcashService> | undefined;
-  let disposed = false;
-  const ecash = (): Promise<EcashService> =>
-    (ecashLoading ??= import('./ecash.ts').then(
-      ({ EcashService }) => {
-        ecashLoaded = new EcashService({ account: account.service, cacheServer: () => config?.cacheServer, payWithNwc: (invoice) => wallet.pay(invoice) });
-        if (disposed) ecashLoaded.dispose();
-        return ecashLoaded;
-      },
-      (err: unknown) => {
-        ecashLoading = undefined;
-        throw err;
-      },
-    ));
-  const ecashFollowsLogin = () => {
+  const ecash = lazyService(async () => {
+    const { EcashService } = await import('./ecash.ts');
+    return new EcashService({ account: account.service, cacheServer: () => config?.cacheServer, payWithNwc: async (invoice) => (await wallet.get()).pay(invoice) });
+  });
+  const walletsFollowLogin = () => {
     const login = account.service.login.getSnapshot();
-    if (keyStateOf(login) !== 'none' && login.context.method !== 'readonly' && login.context.pubkey) void ecash().catch(() => undefined);
+    const state = keyStateOf(login);
+    if (!login.context.pubkey || state === 'none' || login.context.method === 'readonly') return;
+    void ecash.get().catch(() => undefined);
+    if (state === 'sign') void wallet.get().catch(() => undefined);
   };
-  account.service.login.subscribe(ecashFollowsLogin);
-  ecashFollowsLogin();
+  account.service.login.subscribe(walletsFollowLogin);
+  walletsFollowLogin();
 
   return {
     ...network.api,
@@ -340,20 +334,21 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
     async watchWallet(tabId, cb) {
       touch(tabId);
-      return wallet.watch(tabId, cb, releaser(cb));
+      const release = releaser(cb);
+      return (await wallet.get()).watch(tabId, cb, release);
     },
     async unwatchWallet(handle) {
-      wallet.unwatch(handle);
+      (await wallet.get()).unwatch(handle);
     },
-    walletAction: (action) => wallet.act(action),
-    walletDetails: (id) => wallet.details(id),
-    payInvoice: (invoice) => wallet.pay(invoice),
+    walletAction: async (action) => (await wallet.get()).act(action),
+    walletDetails: async (id) => (await wallet.get()).details(id),
+    payInvoice: async (invoice) => (await wallet.get()).pay(invoice),
     // The tab's WebLN payer is a Comlink proxy: its port is let go once the zap is over.
-    zap: (input, payInTab) => wallet.zap(input, payInTab).finally(() => payInTab && releaser(payInTab)()),
-    zapEndpoint: (lud16, lud06) => wallet.zapEndpoint(lud16, lud06),
-    exchangeRate: (currency) => wallet.exchangeRate(currency),
-    connectDemoWallet: (name) => wallet.connectDemo(name),
-    ...createEcashApi(ecash, touch, releaser),
+    zap: (input, payInTab) => wallet.get().then((w) => w.zap(input, payInTab)).finally(() => payInTab && releaser(payInTab)()),
+    zapEndpoint: async (lud16, lud06) => (await wallet.get()).zapEndpoint(lud16, lud06),
+    exchangeRate: async (currency) => (await wallet.get()).exchangeRate(currency),
+    connectDemoWallet: async (name) => (await wallet.get()).connectDemo(name),
+    ...createEcashApi(ecash.get, touch, releaser),
 
     setSigner: network.setSigner,
 
@@ -444,9 +439,8 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
     dispose() {
       clearInterval(sweeper);
-      disposed = true;
       wallet.dispose();
-      ecashLoaded?.dispose();
+      ecash.dispose();
       for (const tabId of [...tabs.keys()]) closeTab(tabId);
       network.dispose();
       stopRelayWatch();
