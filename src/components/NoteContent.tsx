@@ -1,12 +1,11 @@
 import { Fragment, lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useTranslation } from 'react-i18next';
 import { npubEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, Profile } from '../../core/types';
 import { displayName, shortNpub } from '../../core/profile';
 import { emojiMap, parseContent, type ContentPart } from '../lib/content';
 import { mediaUrl } from '../lib/media';
-import { NOTE_NS } from '../lib/noteI18n';
+import { NOTE_NS, useCardT } from '../lib/noteI18n';
 import { NoteImage } from './NoteImage';
 import { CashuCard } from './embeds/CashuCard';
 import { EmbeddedArticle, EmbeddedNote } from './embeds/EmbeddedNote';
@@ -175,7 +174,7 @@ function parsedParts(content: string, tags: string[][] | undefined): ContentPart
 }
 
 export function NoteContent({ content, profiles, tags, referencedEvents = NO_EVENTS, depth = 0 }: NoteContentProps) {
-  const { t } = useTranslation(NOTE_NS);
+  const { t } = useCardT(NOTE_NS);
   const parts = useMemo(() => parsedParts(content, tags), [content, tags]);
   const ctx: RenderContext = {
     profiles,
