@@ -2,9 +2,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
-import { rebuildSearchIndex } from '../ingest/index-search.ts';
+import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
-import { OLD_SEARCH_TABLES, searchSchema } from './search-schema.ts';
+import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
 
 /**
  * Tables whose rows exist nowhere else (a user's settings, memberships and payments, wallet
@@ -28,8 +28,9 @@ export function openSqlite(file: string): Database {
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA_VERSION_TABLE);
   const version = db.prepare('SELECT version FROM schema_version WHERE id = ?').get(1) as { version: number } | undefined;
-  const upgrade = checkSchemaVersion(version?.version);
-  if (upgrade) for (const table of OLD_SEARCH_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+  const upgradeFrom = checkSchemaVersion(version?.version);
+  const upgrade = upgradeFrom !== null;
+  if (upgrade) for (const table of tablesDroppedFrom(upgradeFrom)) db.exec(`DROP TABLE IF EXISTS ${table}`);
   for (const stmt of [...SCHEMA, ...searchSchema('sqlite')]) db.exec(stmt);
   // An upgraded file gets its new version with the filled index, in the transaction that fills it (below).
   if (!upgrade) db.prepare('INSERT INTO schema_version (id, version) VALUES (?, ?) ON CONFLICT (id) DO NOTHING').run(1, SCHEMA_VERSION);
@@ -127,7 +128,7 @@ export function openSqlite(file: string): Database {
   let upgrading: Promise<unknown> | null = upgrade
     ? store
         .transaction(async (t) => {
-          await rebuildSearchIndex(t);
+          await upgradeSearch(t, upgradeFrom);
           await t.run('UPDATE schema_version SET version = ? WHERE id = ?', [SCHEMA_VERSION, 1]);
         })
         // Logged, not thrown: the file stays at the old version, so the next start drops and refills again.
