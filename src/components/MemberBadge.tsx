@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useCardT } from '../lib/noteI18n';
 import type { Profile } from '../../core/types';
 import '../styles/legend.css';
 
@@ -13,7 +13,7 @@ export function legendClass(profile: Profile): string {
  * come with the profile from the same reply (10000168/10000169), never from a request of its own.
  */
 export function MemberBadge({ profile }: { profile: Profile }) {
-  const { t } = useTranslation();
+  const { t } = useCardT();
   const m = profile.membership;
   if (!m) return null;
   if (m.tier === 'premium-legend') {

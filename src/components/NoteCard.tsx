@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, useState, type SyntheticEvent } from 'react';
 import { Link } from 'wouter';
-import { useTranslation } from 'react-i18next';
+import { useCardT } from '../lib/noteI18n';
 import { npubEncode } from 'nostr-tools/nip19';
 import type { FeedNote, ReactionTab } from '../../core/types';
 import { displayName, shortNpub } from '../../core/profile';
@@ -56,7 +56,7 @@ function fullDateTitle(e: SyntheticEvent<HTMLElement>): void {
 }
 
 export const NoteCard = memo(function NoteCard({ note, position, setSize }: NoteCardProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useCardT();
   const now = useNow();
   const { author, event } = note;
   const name = displayName(author);

@@ -1,12 +1,11 @@
 import { Fragment, lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useTranslation } from 'react-i18next';
 import { npubEncode } from 'nostr-tools/nip19';
 import type { NostrEvent, Profile } from '../../core/types';
 import { displayName, shortNpub } from '../../core/profile';
 import { emojiMap, parseContent, type ContentPart } from '../lib/content';
 import { mediaUrl } from '../lib/media';
-import { NOTE_NS } from '../lib/noteI18n';
+import { NOTE_NS, useCardT } from '../lib/noteI18n';
 import { NoteImage } from './NoteImage';
 import { CashuCard } from './embeds/CashuCard';
 import { EmbeddedArticle, EmbeddedNote } from './embeds/EmbeddedNote';
@@ -145,9 +144,38 @@ export interface NoteContentProps {
 
 const NO_EVENTS: Record<string, NostrEvent> = {};
 
+/**
+ * Parsed texts by content and emoji tags. The worker's snapshot replaces the kept first screen
+ * with new note objects (new tag arrays), the list's second pass and every feed update re-render
+ * cards whose text has not changed, and a note shows on several screens: each parsed once.
+ */
+const parsed = new Map<string, ContentPart[]>();
+const PARSED_MAX = 400;
+
+function emojiKey(tags: string[][] | undefined): string {
+  let key = '';
+  for (const t of tags ?? []) if (t[0] === 'emoji') key += `${t[1]}\u0000${t[2]}\u0000`;
+  return key;
+}
+
+function parsedParts(content: string, tags: string[][] | undefined): ContentPart[] {
+  const key = `${emojiKey(tags)}\u0001${content}`;
+  const hit = parsed.get(key);
+  if (hit) {
+    // Most recently used last, so the oldest is the one dropped.
+    parsed.delete(key);
+    parsed.set(key, hit);
+    return hit;
+  }
+  const parts = tidy(parseContent(content, emojiMap(tags)));
+  if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(key, parts);
+  return parts;
+}
+
 export function NoteContent({ content, profiles, tags, referencedEvents = NO_EVENTS, depth = 0 }: NoteContentProps) {
-  const { t } = useTranslation(NOTE_NS);
-  const parts = useMemo(() => tidy(parseContent(content, emojiMap(tags))), [content, tags]);
+  const { t } = useCardT(NOTE_NS);
+  const parts = useMemo(() => parsedParts(content, tags), [content, tags]);
   const ctx: RenderContext = {
     profiles,
     referencedEvents,

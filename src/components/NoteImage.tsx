@@ -1,5 +1,5 @@
 import { useState, type SyntheticEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useCardT } from '../lib/noteI18n';
 import { mediaUrl } from '../lib/media';
 
 const TALL_RATIO = 0.8;
@@ -9,7 +9,7 @@ const TALL_RATIO = 0.8;
  * width/height ratio get the full 680 px box; anything squarer keeps its natural height.
  */
 export function NoteImage({ url }: { url: string }) {
-  const { t } = useTranslation();
+  const { t } = useCardT();
   const [shape, setShape] = useState<'unknown' | 'tall' | 'natural'>('unknown');
   const [failed, setFailed] = useState(false);
   const onLoad = (event: SyntheticEvent<HTMLImageElement>) => {

@@ -1,8 +1,7 @@
 import type { ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { FeedNote, NoteActions, NoteStats as Stats, ReactionTab } from '../../core/types';
 import { formatCount } from '../lib/format';
-import { NOTE_NS } from '../lib/noteI18n';
+import { NOTE_NS, useCardT } from '../lib/noteI18n';
 import { LikeIcon, ReplyIcon, RepostIcon, ZapIcon } from './Icons';
 import { NoteActionBar } from './actions/NoteActionBar';
 
@@ -39,8 +38,8 @@ export function NoteStats({
 }
 
 function StatsList({ stats, actions, onOpen }: { stats: Stats; actions?: NoteActions; onOpen?: (tab: ReactionTab) => void }) {
-  const { t, i18n } = useTranslation();
-  const { t: tn } = useTranslation(NOTE_NS);
+  const { t, i18n } = useCardT();
+  const { t: tn } = useCardT(NOTE_NS);
   const items: StatItem[] = [
     { kind: 'replies', value: stats.replies, active: !!actions?.replied, Icon: ReplyIcon },
     { kind: 'likes', value: stats.likes, active: !!actions?.liked, Icon: LikeIcon },

@@ -1,8 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import type { Profile, TopZap } from '../../core/types';
 import { displayName, emptyProfile } from '../../core/profile';
 import { formatCount } from '../lib/format';
-import { NOTE_NS } from '../lib/noteI18n';
+import { NOTE_NS, useCardT } from '../lib/noteI18n';
 import { Avatar } from './Avatar';
 import { ZapIcon } from './Icons';
 
@@ -11,7 +10,7 @@ const SMALL_ZAPS = 4;
 
 /** The top zaps row: largest first; the whole row opens the zaps tab of the reactions modal. */
 export function TopZaps({ zaps, profiles, onOpen }: { zaps: TopZap[]; profiles: Record<string, Profile>; onOpen?: () => void }) {
-  const { t, i18n } = useTranslation(NOTE_NS);
+  const { t, i18n } = useCardT(NOTE_NS);
   if (zaps.length === 0) return null;
   const locale = i18n.resolvedLanguage;
   const [top, ...rest] = zaps;

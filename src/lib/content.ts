@@ -128,7 +128,10 @@ export function parseContent(content: string, emojis: Record<string, string> = {
     if (last?.type === 'text') last.text += text;
     else parts.push({ type: 'text', text });
   };
-  const token = new RegExp(TOKEN.source, TOKEN.flags);
+  // One shared regex (the parse never re-enters itself): compiling the Unicode-property pattern
+  // anew per note showed in the first render.
+  const token = TOKEN;
+  token.lastIndex = 0;
   let cursor = 0;
   for (let match = token.exec(content); match; match = token.exec(content)) {
     const index = match.index;

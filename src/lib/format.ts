@@ -15,6 +15,17 @@ function cached(map: Map<string, Intl.NumberFormat>, locale: string, options: In
   return fmt;
 }
 
+/**
+ * What Intl.NumberFormat writes for numbers too small to group (Hungarian groups from 10,000 on,
+ * English from 1,000), or null: the page's first NumberFormat loads its locale data for 10-20 ms of
+ * the first render (seen in its CPU profile), and a card's counts are mostly such numbers.
+ */
+function plainNumber(x: number, locale: string): string | null {
+  if (locale === 'hu') return x < 10_000 ? String(x).replace('.', ',') : null;
+  if (locale === 'en') return x < 1_000 ? String(x) : null;
+  return null;
+}
+
 export interface CountOptions {
   /** Compact places (narrow rows) switch to suffixes from 1,000 instead of 10,000. */
   compact?: boolean;
@@ -30,10 +41,10 @@ export function formatCount(value: number, options: CountOptions = {}): string {
   const locale = options.locale ?? 'hu';
   const n = Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
   const threshold = options.compact ? 1_000 : 10_000;
-  if (n < threshold) return cached(intFormats, locale, { maximumFractionDigits: 0 }).format(n);
-  const decimal = cached(decimalFormats, locale, { maximumFractionDigits: 1 });
-  if (n < 1_000_000) return `${decimal.format(Math.floor(n / 100) / 10)}k`;
-  return `${decimal.format(Math.floor(n / 100_000) / 10)}m`;
+  if (n < threshold) return plainNumber(n, locale) ?? cached(intFormats, locale, { maximumFractionDigits: 0 }).format(n);
+  const decimal = (x: number) => plainNumber(x, locale) ?? cached(decimalFormats, locale, { maximumFractionDigits: 1 }).format(x);
+  if (n < 1_000_000) return `${decimal(Math.floor(n / 100) / 10)}k`;
+  return `${decimal(Math.floor(n / 100_000) / 10)}m`;
 }
 
 /** The new-notes pill and badges stop counting at 99. */
@@ -50,13 +61,49 @@ const YEAR = 365 * DAY;
 
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 
-/** Short past-tense age of a timestamp in seconds: '5 perce', '2 órája', 'tegnap'. */
-export function formatRelativeTime(createdAt: number, nowSeconds: number, locale = 'hu'): string {
+type PastUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year';
+interface PastFormat {
+  format(value: number, unit: PastUnit): string;
+}
+
+/**
+ * What Intl.RelativeTimeFormat('hu', narrow, numeric auto) writes for the past, spelled out: the
+ * page's first RelativeTimeFormat loads its locale data for some 25 ms of the first render (seen in
+ * its CPU profile), for a handful of fixed words. tests/unit/src/lib/format.test.ts holds it to Intl.
+ */
+const HU_PAST: Record<PastUnit, { suffix: string; named: string[] }> = {
+  second: { suffix: 'másodperce', named: ['most'] },
+  minute: { suffix: 'perce', named: [] },
+  hour: { suffix: 'órája', named: [] },
+  day: { suffix: 'napja', named: ['', 'tegnap', 'tegnapelőtt'] },
+  week: { suffix: 'hete', named: ['', 'előző hét'] },
+  month: { suffix: 'hónapja', named: ['', 'előző hónap'] },
+  year: { suffix: 'éve', named: ['', 'előző év'] },
+};
+
+export const huPast: PastFormat = {
+  format(value, unit) {
+    const n = -value;
+    const { suffix, named } = HU_PAST[unit];
+    if (named[n]) return named[n];
+    // Grouped numbers (from 1,000 years on) are left to Intl.
+    if (n >= 1_000) return relativeFormat('hu').format(value, unit);
+    return `${n} ${suffix}`;
+  },
+};
+
+function relativeFormat(locale: string): Intl.RelativeTimeFormat {
   let fmt = relativeFormats.get(locale);
   if (!fmt) {
     fmt = new Intl.RelativeTimeFormat(locale, { style: 'narrow', numeric: 'auto' });
     relativeFormats.set(locale, fmt);
   }
+  return fmt;
+}
+
+/** Short past-tense age of a timestamp in seconds: '5 perce', '2 órája', 'tegnap'. */
+export function formatRelativeTime(createdAt: number, nowSeconds: number, locale = 'hu'): string {
+  const fmt: PastFormat = locale === 'hu' ? huPast : relativeFormat(locale);
   // Clock skew can put a note slightly in the future; it still reads as just now.
   const age = Math.max(0, nowSeconds - createdAt);
   if (age < MINUTE) return fmt.format(0, 'second');

@@ -5,11 +5,10 @@
  */
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { displayName } from '../../../core/profile';
-import { useTranslation } from 'react-i18next';
 import type { FeedNote, ReactionTab } from '../../../core/types';
 import { useActingPubkey } from '../../lib/account';
 import { formatCount } from '../../lib/format';
-import { NOTE_NS } from '../../lib/noteI18n';
+import { NOTE_NS, useCardT } from '../../lib/noteI18n';
 import { openComposer, openLogin } from '../../lib/overlays';
 import { BookmarkIcon, LikeIcon, ReplyIcon, RepostIcon } from '../Icons';
 import { ACTIONS_NS, likeNote, noteZapTarget, toggleBookmark, useNoteViewer } from './state';
@@ -22,9 +21,9 @@ type CountKind = 'likes' | 'reposts' | 'zaps';
 const TAB_OF: Record<CountKind, ReactionTab> = { likes: 'reactions', reposts: 'reposts', zaps: 'zaps' };
 
 export function NoteActionBar({ note, onOpen }: { note: FeedNote; onOpen: (tab: ReactionTab) => void }) {
-  const { t, i18n } = useTranslation();
-  const { t: tn } = useTranslation(NOTE_NS);
-  const { t: ta } = useTranslation(ACTIONS_NS);
+  const { t, i18n } = useCardT();
+  const { t: tn } = useCardT(NOTE_NS);
+  const { t: ta } = useCardT(ACTIONS_NS);
   const acting = useActingPubkey();
   const viewer = useNoteViewer(note);
   const { stats } = viewer;

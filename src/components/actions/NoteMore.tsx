@@ -1,6 +1,6 @@
 /** The "…" button of a note card; the menu and its dialogs load on the first click. */
 import { lazy, Suspense, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useCardT } from '../../lib/noteI18n';
 import type { FeedNote } from '../../../core/types';
 import { useActingPubkey } from '../../lib/account';
 import { MoreIcon } from './icons';
@@ -10,7 +10,7 @@ import { ACTIONS_NS } from './state';
 const NoteMenu = lazy(() => import('./NoteMenu'));
 
 export function NoteMore({ note }: { note: FeedNote }) {
-  const { t } = useTranslation(ACTIONS_NS);
+  const { t } = useCardT(ACTIONS_NS);
   const acting = useActingPubkey();
   const [panel, setPanel] = useState<NotePanel | null>(null);
   const button = useRef<HTMLButtonElement>(null);

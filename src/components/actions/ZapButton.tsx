@@ -4,7 +4,7 @@
  * the button, unless animations are off.
  */
 import { lazy, Suspense, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useCardT } from '../../lib/noteI18n';
 import { useAccount, useActingPubkey } from '../../lib/account';
 import { openLogin } from '../../lib/overlays';
 import { zapDefaultOf } from '../../lib/zapSettings';
@@ -20,7 +20,7 @@ function animationsOn(): boolean {
 }
 
 export function ZapButton({ target, name, className = 'note-act', iconSize = 18 }: { target: ZapTarget; name: string; className?: string; iconSize?: number }) {
-  const { t } = useTranslation(ACTIONS_NS);
+  const { t } = useCardT(ACTIONS_NS);
   const acting = useActingPubkey();
   const settings = useAccount()?.settings.settings;
   const [open, setOpen] = useState(false);

@@ -1,7 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { mediaUrl } from '../../lib/media';
-import { NOTE_NS } from '../../lib/noteI18n';
+import { NOTE_NS, useCardT } from '../../lib/noteI18n';
 import { config } from '../../worker-client';
 import { useRequest } from '../../lib/useWorkerRequest';
 
@@ -81,7 +80,7 @@ function PreviewImage({ src, alt }: { src: string; alt: string }) {
 
 /** A link's preview card (title, description, origin) once the server has one; a plain link until then. */
 export function LinkPreview({ url }: { url: string }) {
-  const { t } = useTranslation(NOTE_NS);
+  const { t } = useCardT(NOTE_NS);
   const preview = useRequest(() => loadPreview(url), [url]).data ?? null;
   const [tallTitle, setTallTitle] = useState(false);
   const titleRef = useRef<HTMLSpanElement>(null);

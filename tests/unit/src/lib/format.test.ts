@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBadgeCount, formatCount, formatFullDate, formatRelativeTime } from '../../../../src/lib/format';
+import { formatBadgeCount, formatCount, formatFullDate, formatRelativeTime, huPast } from '../../../../src/lib/format';
 
 // Hungarian groups thousands with a no-break space.
 const NBSP = '\u00a0';
@@ -67,6 +67,38 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime(now - 3 * 86_400, now)).toBe('3 napja');
     expect(formatRelativeTime(now - 14 * 86_400, now)).toBe('2 hete');
     expect(formatRelativeTime(now - 3 * 365 * 86_400, now)).toBe('3 éve');
+  });
+});
+
+describe('the spelled-out Hungarian past forms', () => {
+  it('write what Intl.RelativeTimeFormat writes, for every value formatRelativeTime asks for', () => {
+    const intl = new Intl.RelativeTimeFormat('hu', { style: 'narrow', numeric: 'auto' });
+    const asked: [number, 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year'][] = [[0, 'second']];
+    for (let n = 1; n < 60; n++) asked.push([-n, 'minute']);
+    for (let n = 1; n < 24; n++) asked.push([-n, 'hour']);
+    for (let n = 1; n < 7; n++) asked.push([-n, 'day']);
+    for (let n = 1; n <= 4; n++) asked.push([-n, 'week']);
+    for (let n = 1; n <= 12; n++) asked.push([-n, 'month']);
+    for (const n of [1, 2, 3, 10, 56, 999, 1000, 12345]) asked.push([-n, 'year']);
+    for (const [value, unit] of asked) expect([value, unit, huPast.format(value, unit)]).toEqual([value, unit, intl.format(value, unit)]);
+  });
+
+  it('leave other locales to Intl', () => {
+    const now = 1_700_000_000;
+    expect(formatRelativeTime(now - 5 * 60, now, 'en')).toBe(new Intl.RelativeTimeFormat('en', { style: 'narrow', numeric: 'auto' }).format(-5, 'minute'));
+  });
+});
+
+describe('formatCount without Intl', () => {
+  it('writes what Intl.NumberFormat writes in both catalogues, suffixed counts included', () => {
+    for (const locale of ['hu', 'en']) {
+      const int = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+      const dec = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+      for (const n of [0, 1, 7, 42, 999, 1000, 1234, 9999]) expect(formatCount(n, { locale })).toBe(int.format(n));
+      for (const n of [1000, 1234, 9999]) expect(formatCount(n, { locale, compact: true })).toBe(`${dec.format(Math.floor(n / 100) / 10)}k`);
+      for (const n of [10_000, 21_345, 999_999]) expect(formatCount(n, { locale })).toBe(`${dec.format(Math.floor(n / 100) / 10)}k`);
+      for (const n of [1_000_000, 2_150_000, 123_456_789, 99_999_999_999]) expect(formatCount(n, { locale })).toBe(`${dec.format(Math.floor(n / 100_000) / 10)}m`);
+    }
   });
 });
 
