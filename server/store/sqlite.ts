@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
@@ -26,6 +27,18 @@ export function openSqlite(file: string): Database {
   // Savepoints (one per imported event) keep original page images in a statement journal; in memory
   // that halves the importer's system time compared with a temp file.
   db.pragma('temp_store = MEMORY');
+  // A file store checkpoints on a worker thread (sqlite-checkpointer.ts), not inside the writer's commits.
+  let checkpointer: Checkpointer | null = null;
+  if (file !== ':memory:' && process.env.STRUCC_SQLITE_INLINE_CHECKPOINT !== '1') {
+    db.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(
+      file,
+      () => {
+        if (db.open) db.pragma('wal_autocheckpoint = 1000');
+      },
+      () => db.pragma('wal_checkpoint(PASSIVE)'),
+    );
+  }
   db.exec(SCHEMA_VERSION_TABLE);
   const version = db.prepare('SELECT version FROM schema_version WHERE id = ?').get(1) as { version: number } | undefined;
   const upgradeFrom = checkSchemaVersion(version?.version);
@@ -68,6 +81,18 @@ export function openSqlite(file: string): Database {
     },
   };
 
+  /**
+   * Syncs the WAL, and with it every commit so far. The checkpoint worker may hold the checkpoint lock,
+   * and a PASSIVE checkpoint does not wait for it (it reports busy instead), so this waits its turn.
+   */
+  const syncWal = () => {
+    for (let tries = 0; tries < 5000; tries++) {
+      const [row] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
+      if (!row || !row.busy) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  };
+
   // One connection, so transactions must not overlap: queue them.
   let tail: Promise<unknown> = Promise.resolve();
   let open = false;
@@ -87,7 +112,11 @@ export function openSqlite(file: string): Database {
     // So it waits for the open transaction (and any queued before it) to end.
     async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
       while (open) await tail;
-      if (!isDurable(sql)) return tx.run(sql, params);
+      if (!isDurable(sql)) {
+        const r = await tx.run(sql, params);
+        checkpointer?.afterWrite();
+        return r;
+      }
       // This one commit with FULL: the WAL is synced before the statement returns.
       db.pragma('synchronous = FULL');
       try {
@@ -106,7 +135,8 @@ export function openSqlite(file: string): Database {
           db.exec('COMMIT');
           // synchronous cannot change inside a transaction, and which tables it writes is known only
           // now; a checkpoint syncs the WAL (and this commit with it) before the caller acknowledges.
-          if (touchedDurable) db.pragma('wal_checkpoint(PASSIVE)');
+          if (touchedDurable) syncWal();
+          checkpointer?.afterWrite();
           return result;
         } catch (err) {
           db.exec('ROLLBACK');
@@ -120,6 +150,7 @@ export function openSqlite(file: string): Database {
     },
     async close() {
       await tail;
+      await checkpointer?.close();
       db.close();
     },
   };
