@@ -3,7 +3,8 @@
  * Builds a store of the real demo events plus synthetic ones (~190k events) through applyEvent and
  * every indexer, timing the search indexer's share of the write path, then runs searchItems (the
  * engine part of the search command, enrichment aside) for frequent words, rare words, phrases and
- * advanced-grammar queries, sequentially, and reports p50 / p99 per family.
+ * advanced-grammar queries, sequentially, and reports p50 / p99 per family; and searchUsers (user_search's
+ * engine part) for short name prefixes (1-3 letters, the widest matches) and whole names.
  * With --baseline the same script runs in the other worktree too, the two alternating twice (or at
  * once with --parallel), and the table shows both side by side with the ratio (the machine is shared:
  * compare within a run). SEARCH_BENCH_SCALE=1 for ~196k events (default 0.5, ~130k).
@@ -16,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type { NostrEvent } from '../server/context.ts';
 import { applyEvent } from '../server/ingest/apply.ts';
 import { INDEXERS } from '../server/ingest/indexers.ts';
-import { searchItems } from '../server/search/engine.ts';
+import { searchItems, searchUsers } from '../server/search/engine.ts';
 import { parseQuery } from '../server/search/grammar.ts';
 import { terms } from '../server/search/tokens.ts';
 import type { Database } from '../server/store/db.ts';
@@ -88,6 +89,27 @@ function queries(events: NostrEvent[]): Record<string, string[]> {
   };
 }
 
+/** user_search queries from the profiles' own names (seeded): 1-3 letter prefixes and whole names. */
+function userQueries(events: NostrEvent[]): Record<string, string[]> {
+  const rand = rng(13);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const names: string[] = [];
+  for (const e of events) {
+    if (e.kind !== 0) continue;
+    try {
+      const p = JSON.parse(e.content) as Record<string, unknown>;
+      for (const k of ['name', 'display_name']) if (typeof p[k] === 'string' && terms(p[k]).length) names.push(p[k]);
+    } catch {
+      // Not JSON: not a name.
+    }
+  }
+  const n = 30;
+  return {
+    'user_search, 1-3 letter prefix': Array.from({ length: n }, (_, i) => terms(pick(names))[0].slice(0, 1 + (i % 3))),
+    'user_search, whole name': Array.from({ length: n }, () => pick(names)),
+  };
+}
+
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
@@ -147,6 +169,17 @@ async function measure(): Promise<Figures> {
         const items = await searchItems(db, q, { defaultKinds: [1], page: { limit: 20, offset: 0 } });
         times.push(performance.now() - t0);
         hits += items.length;
+      }
+      families[family] = { p50: quantile(times, 0.5), p99: quantile(times, 0.99), hits: hits / RUNS };
+    }
+    for (const [family, qs] of Object.entries(userQueries(all))) {
+      const times: number[] = [];
+      let hits = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = performance.now();
+        const users = await searchUsers(db, { query: qs[i % qs.length], limit: 10 });
+        times.push(performance.now() - t0);
+        hits += users.length;
       }
       families[family] = { p50: quantile(times, 0.5), p99: quantile(times, 0.99), hits: hits / RUNS };
     }

@@ -60,8 +60,9 @@ const COPY_PARAMS = 60_000;
  * Copies the cached SQLite bench database into PostgreSQL, table by table, for every table and column
  * both stores have (a table only one of them has, such as an engine's own search index, is left out:
  * see the report line this returns). The PostgreSQL schema comes from openPostgres, as in the server.
- * Known gap: a column only PostgreSQL has (search_docs' tsvector, filled by the search indexer at import)
- * stays empty, so `search` on the copy finds nothing until this fills it the way the indexer does.
+ * Known gap: a column only PostgreSQL has (the tsvectors of search_docs and search_users, filled by the
+ * search indexer at import) stays empty, so `search` and `user_search` on the copy find nothing until
+ * this fills them the way the indexer does.
  */
 export async function copySqliteToPostgres(sqliteFile: string, url: string): Promise<string> {
   const store: Store = await openPostgres(url);

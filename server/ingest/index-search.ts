@@ -48,12 +48,6 @@ function searchText(event: NostrEvent): string[] {
   return [event.content];
 }
 
-async function insertRows(tx: Queryable, table: string, cols: string[], rows: SqlValue[][]): Promise<void> {
-  if (!rows.length) return;
-  const one = `(${cols.map(() => '?').join(', ')})`;
-  await tx.run(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${rows.map(() => one).join(', ')} ON CONFLICT DO NOTHING`, rows.flat());
-}
-
 interface DocRow {
   doc: number;
   event_id: string;
@@ -74,12 +68,42 @@ async function removeDoc(tx: Queryable, doc: DocRow): Promise<void> {
   }
 }
 
-async function indexUser(tx: Queryable, event: NostrEvent): Promise<void> {
-  await tx.run('DELETE FROM search_user_terms WHERE pubkey = ?', [event.pubkey]);
-  const f = profileFields(event.content);
+/** Lightning addresses past this are refused by user_of_ln_address, so none is kept. */
+export const MAX_LN_CHARS = 320;
+
+/** The lud16 user_of_ln_address looks up: trimmed and lowercased, as the command's argument is. */
+function lnAddressOf(fields: Record<string, string>): string | null {
+  const addr = (fields.lud16 ?? '').trim().toLowerCase();
+  return addr && addr.length <= MAX_LN_CHARS ? addr : null;
+}
+
+async function removeUser(tx: Queryable, pubkey: string): Promise<void> {
+  if (tx.dialect === 'sqlite') {
+    const old = await tx.get<{ id: number }>('SELECT id FROM search_users WHERE pubkey = ?', [pubkey]);
+    if (old) await tx.run('DELETE FROM search_user_fts WHERE rowid = ?', [old.id]);
+  }
+  await tx.run('DELETE FROM search_users WHERE pubkey = ?', [pubkey]);
+}
+
+/** user_search's row of a profile (search-schema.ts userSchema): its name words and its lightning address. */
+async function indexUser(tx: Queryable, pubkey: string, content: string): Promise<void> {
+  const f = profileFields(content);
   const words = new Set<string>();
   for (const k of NAME_FIELDS) for (const t of terms(f[k] ?? '')) words.add(t);
-  await insertRows(tx, 'search_user_terms', ['term', 'pubkey'], [...words].map((t) => [t, event.pubkey]));
+  const names = [...words].join(' ');
+  const lud16 = lnAddressOf(f);
+  if (tx.dialect === 'sqlite') {
+    await removeUser(tx, pubkey);
+    const row = await tx.get<{ id: number }>('INSERT INTO search_users (pubkey, lud16) VALUES (?, ?) RETURNING id', [pubkey, lud16]);
+    await tx.run('INSERT INTO search_user_fts (rowid, names) VALUES (?, ?)', [row!.id, names]);
+    return;
+  }
+  // Lexemes as they are: the words are folded already, and a name is not stemmed.
+  await tx.run(
+    `INSERT INTO search_users (pubkey, lud16, names) VALUES (?, ?, array_to_tsvector(string_to_array(?, ' ')))
+     ON CONFLICT (pubkey) DO UPDATE SET lud16 = excluded.lud16, names = excluded.names`,
+    [pubkey, lud16, names],
+  );
 }
 
 const DOC_INSERT_COLS =
@@ -103,7 +127,7 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
     const mine = await tx.all<DocRow>(`SELECT ${DOC_COLS} FROM search_docs WHERE pubkey = ? AND kind = ?`, [event.pubkey, event.kind]);
     for (const doc of mine) if (doc.address === address && doc.event_id !== event.id) await removeDoc(tx, doc);
   }
-  if (event.kind === 0 && users) await indexUser(tx, event);
+  if (event.kind === 0 && users) await indexUser(tx, event.pubkey, event.content);
 
   const post = REPLY_KINDS.has(event.kind)
     ? await tx.get<{ is_reply: number; parent_id: string | null }>('SELECT is_reply, parent_id FROM posts WHERE event_id = ?', [event.id])
@@ -149,9 +173,9 @@ const REBUILD_PAGE = 2000;
 /**
  * Fills search_docs and the engine's index from the stored events (the upgrade from the term tables
  * of schema 3). Only current versions of replaceable and addressable events, oldest first, as the
- * importer would have indexed them; user_search's name terms are left as they are.
+ * importer would have indexed them; user_search's index is rebuildUserIndex's.
  */
-export async function rebuildSearchIndex(tx: Queryable): Promise<number> {
+async function rebuildSearchIndex(tx: Queryable): Promise<number> {
   const kinds = [...SEARCH_KINDS];
   let after: { at: number; id: string } = { at: -1, id: '' };
   let count = 0;
@@ -175,6 +199,32 @@ export async function rebuildSearchIndex(tx: Queryable): Promise<number> {
   }
 }
 
+/**
+ * Fills user_search's index from each user's current kind 0 (the upgrade from search_user_terms of
+ * schema 4), a page of pubkeys at a time.
+ */
+async function rebuildUserIndex(tx: Queryable): Promise<number> {
+  let after = '';
+  let count = 0;
+  for (;;) {
+    const rows = await tx.all<{ pubkey: string; content: string }>(
+      `SELECT e.pubkey, e.content FROM replaceable r JOIN events e ON e.id = r.event_id
+       WHERE r.kind = 0 AND r.d = '' AND r.pubkey > ? ORDER BY r.pubkey LIMIT ${REBUILD_PAGE}`,
+      [after],
+    );
+    for (const row of rows) await indexUser(tx, row.pubkey, row.content);
+    count += rows.length;
+    if (rows.length < REBUILD_PAGE) return count;
+    after = rows[rows.length - 1].pubkey;
+  }
+}
+
+/** Refills what the upgrade from schema `from` dropped (search-schema.ts tablesDroppedFrom). */
+export async function upgradeSearch(tx: Queryable, from: number): Promise<void> {
+  if (from <= 3) await rebuildSearchIndex(tx);
+  await rebuildUserIndex(tx);
+}
+
 export const searchIndexer: Indexer = {
   name: 'search',
   onEvent: (tx, event) => indexEvent(tx, event),
@@ -182,6 +232,6 @@ export const searchIndexer: Indexer = {
     const doc = await tx.get<DocRow>(`SELECT ${DOC_COLS} FROM search_docs WHERE event_id = ?`, [deletedId]);
     if (!doc) return;
     await removeDoc(tx, doc);
-    if (Number(doc.kind) === 0) await tx.run('DELETE FROM search_user_terms WHERE pubkey = ?', [doc.pubkey]);
+    if (Number(doc.kind) === 0) await removeUser(tx, doc.pubkey);
   },
 };

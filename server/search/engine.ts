@@ -3,7 +3,7 @@ import type { Queryable, SqlValue } from '../store/db.ts';
 import type { FeedItem } from '../cache/enrich.ts';
 import { decodePubkey, type ParsedQuery } from './grammar.ts';
 import { buildSearch, type SearchOptions } from './sql.ts';
-import { fold, prefixRange, terms } from './tokens.ts';
+import { fold, terms } from './tokens.ts';
 
 export async function searchItems(db: Queryable, q: ParsedQuery, opts: Omit<SearchOptions, 'dialect'>): Promise<FeedItem[]> {
   const { sql, params } = buildSearch(q, { ...opts, dialect: db.dialect });
@@ -44,18 +44,20 @@ export async function searchUsers(db: Queryable, s: UserSearch): Promise<string[
       LIMIT ${USER_CANDIDATES}`;
     params.push(s.followedBy);
   } else {
-    const where: string[] = [];
-    words.forEach((w, i) => {
-      const { lo, hi } = prefixRange(w);
-      const range = hi === null ? 'term >= ? AND term LIKE ?' : 'term >= ? AND term < ?';
-      params.push(lo, hi ?? `${lo}%`);
-      where.push(i === 0 ? range.replace(/term/g, 'u.term') : `u.pubkey IN (SELECT pubkey FROM search_user_terms WHERE ${range})`);
-    });
+    // Every word a prefix of some name word: FTS5's "w"* / tsquery's 'w':*, ANDed. The words are
+    // folded like the indexed ones (tokens.ts), so "Ádám", "adam" and "ád" meet on both stores; being
+    // letters and digits only, they need no escaping inside the quotes.
+    const sqlite = db.dialect === 'sqlite';
+    params.push(sqlite ? words.map((w) => `"${w}"*`).join(' ') : words.map((w) => `'${w}':*`).join(' & '));
+    const where = [sqlite ? 'search_user_fts MATCH ?' : 'u.names @@ CAST(? AS tsquery)'];
     if (s.followedBy) {
       where.push('u.pubkey IN (SELECT follows FROM follows WHERE pubkey = ?)');
       params.push(s.followedBy);
     }
-    candidates = `SELECT DISTINCT u.pubkey AS pubkey FROM search_user_terms u WHERE ${where.join(' AND ')} LIMIT ${USER_CANDIDATES}`;
+    candidates = sqlite
+      ? `SELECT u.pubkey AS pubkey FROM search_user_fts JOIN search_users u ON u.id = search_user_fts.rowid
+         WHERE ${where.join(' AND ')} LIMIT ${USER_CANDIDATES}`
+      : `SELECT u.pubkey AS pubkey FROM search_users u WHERE ${where.join(' AND ')} LIMIT ${USER_CANDIDATES}`;
   }
   const rows = await db.all<{ pubkey: string }>(
     `SELECT c.pubkey AS pubkey FROM (${candidates}) c

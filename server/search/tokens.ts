@@ -32,25 +32,6 @@ export function terms(text: string): string[] {
   return [...new Set(tokenize(text).filter((t): t is string => t !== null))];
 }
 
-/**
- * The half-open range [lo, hi) of terms that start with `prefix`, for `term >= lo AND term < hi`.
- * hi is the prefix with its last character bumped; a trailing 'z' carries left so the bound stays
- * a letter (a bumped 'z' would be '{', which some collations sort among the letters' accents).
- * hi is null when every character is 'z': then only the lower bound applies.
- */
-export function prefixRange(prefix: string): { lo: string; hi: string | null } {
-  const chars = [...prefix];
-  while (chars.length) {
-    const last = chars.pop()!;
-    if (last === 'z') continue;
-    const code = last.codePointAt(0)!;
-    // Digits sort before letters in every collation we run on; after '9' comes 'a'.
-    const next = last === '9' ? 'a' : String.fromCodePoint(code + 1);
-    return { lo: prefix, hi: chars.join('') + next };
-  }
-  return { lo: prefix, hi: null };
-}
-
 /** Hashtags of an event: its t tags and #words in the text, folded like terms. */
 export function hashtagsOf(tags: string[][], content: string): string[] {
   const out = new Set<string>();

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
-import { rebuildSearchIndex } from '../ingest/index-search.ts';
+import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
-import { OLD_SEARCH_TABLES, searchSchema } from './search-schema.ts';
+import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
 
 // BIGINT columns hold unix times and sat amounts, far below 2^53: read them as numbers
 // so both backends hand the same row shapes to the code above the seam.
@@ -71,14 +71,15 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     await setup.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
     await setup.query(SCHEMA_VERSION_TABLE);
     const version = await setup.query('SELECT version FROM schema_version WHERE id = $1', [1]);
-    const upgrade = checkSchemaVersion(version.rows[0]?.version);
+    const upgradeFrom = checkSchemaVersion(version.rows[0]?.version);
+    const upgrade = upgradeFrom !== null;
     // An upgrade drops the term tables, builds the new index from the stored events and bumps the
     // version in one transaction: a crash half-way leaves the old version, which upgrades again.
     if (upgrade) await setup.query('BEGIN');
-    if (upgrade) for (const table of OLD_SEARCH_TABLES) await setup.query(`DROP TABLE IF EXISTS ${table}`);
+    if (upgrade) for (const table of tablesDroppedFrom(upgradeFrom)) await setup.query(`DROP TABLE IF EXISTS ${table}`);
     for (const stmt of [...SCHEMA, ...searchSchema('postgres')]) await setup.query(stmt);
     if (upgrade) {
-      await rebuildSearchIndex(bind(setup));
+      await upgradeSearch(bind(setup), upgradeFrom);
       await setup.query('UPDATE schema_version SET version = $1 WHERE id = $2', [SCHEMA_VERSION, 1]);
       await setup.query('COMMIT');
     }

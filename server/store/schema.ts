@@ -7,10 +7,13 @@ import { LIGHTNING_SCHEMA } from '../lightning/schema.ts';
 import { MINT_SCHEMA } from '../mint/schema.ts';
 import { PUSH_SCHEMA } from '../push/schema.ts';
 
-/** 4: search on FTS5 / tsvector instead of the term tables of 3 (opening a 3 upgrades it in place). */
-export const SCHEMA_VERSION = 4;
-/** Versions a store upgrades from when it opens them: the search index is rebuilt from the stored events. */
-export const UPGRADABLE_FROM = 3;
+/**
+ * 4: search on FTS5 / tsvector instead of the term tables of 3; 5: user_search too (search_user_terms
+ * gone). Opening a 3 or a 4 upgrades it in place.
+ */
+export const SCHEMA_VERSION = 5;
+/** Versions a store upgrades from when it opens them: the search indexes are rebuilt from the stored events. */
+export const UPGRADABLE_FROM = [3, 4];
 
 export const SCHEMA: string[] = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -191,10 +194,7 @@ export const SCHEMA: string[] = [
   // set_last_time_user_was_online: the latest time each user said they were online.
   `CREATE TABLE IF NOT EXISTS user_last_online (pubkey TEXT PRIMARY KEY, online_at BIGINT NOT NULL)`,
 
-  // Full-text search (server/search): search_docs and the engine's own index are per store
-  // (search-schema.ts). Here only the name terms of each user's current kind 0, for user_search.
-  `CREATE TABLE IF NOT EXISTS search_user_terms (term TEXT NOT NULL, pubkey TEXT NOT NULL, PRIMARY KEY (term, pubkey))`,
-  `CREATE INDEX IF NOT EXISTS search_user_terms_pubkey ON search_user_terms (pubkey)`,
+  // Full-text search (server/search) has its tables per store: search-schema.ts.
   // Premium and legend memberships, kept by the membership service; the leaderboards read them.
   `CREATE TABLE IF NOT EXISTS memberships (
      pubkey TEXT PRIMARY KEY, tier TEXT NOT NULL DEFAULT 'none', name TEXT, premium_since BIGINT, legend_since BIGINT,
@@ -249,15 +249,16 @@ export const SCHEMA_VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (
 
 /**
  * Refuses a database written by another schema version (derived tables cannot be patched in place),
- * except UPGRADABLE_FROM, whose only difference is the search index: returns true when it must be rebuilt.
+ * except UPGRADABLE_FROM, whose only difference is the search index: returns the version to upgrade
+ * from when it must be rebuilt, else null.
  */
-export function checkSchemaVersion(found: number | undefined): boolean {
-  if (found !== undefined && Number(found) === UPGRADABLE_FROM) return true;
+export function checkSchemaVersion(found: number | undefined): number | null {
+  if (found !== undefined && UPGRADABLE_FROM.includes(Number(found))) return Number(found);
   if (found !== undefined && Number(found) !== SCHEMA_VERSION) {
     throw new Error(
       `Az adatbázis sémaverziója ${found}, a szerveré ${SCHEMA_VERSION}: töröld az adatkönyvtárat (npm run demo:reset). ` +
         `(database schema version ${found}, server expects ${SCHEMA_VERSION})`,
     );
   }
-  return false;
+  return null;
 }

@@ -10,7 +10,14 @@
 import type { Database } from './db.ts';
 
 /** The search tables of schema version 3 (hand-made term lists), dropped by the upgrade to 4. */
-export const OLD_SEARCH_TABLES = ['search_terms', 'search_hashtags', 'search_docs'];
+const V3_SEARCH_TABLES = ['search_terms', 'search_hashtags', 'search_docs'];
+/** user_search's name terms of schema 3 and 4, dropped by the upgrade to 5 (with the user index, rebuilt whole). */
+const V4_USER_TABLES = ['search_user_terms', 'search_users', 'search_user_fts'];
+
+/** The tables an upgrade from schema `from` drops before the schema is created again and refilled. */
+export function tablesDroppedFrom(from: number): string[] {
+  return from <= 3 ? [...V3_SEARCH_TABLES, ...V4_USER_TABLES] : V4_USER_TABLES;
+}
 
 const DOC_COLUMNS = `event_id TEXT NOT NULL, pubkey TEXT NOT NULL, kind INTEGER NOT NULL, created_at BIGINT NOT NULL,
      address TEXT NOT NULL DEFAULT '', is_reply INTEGER NOT NULL DEFAULT 0, parent_id TEXT,
@@ -27,7 +34,35 @@ const DOC_INDEXES = [
 /** PostgreSQL's text search configuration: Hungarian stems without stop words, accents folded first. */
 export const PG_TS_CONFIG = 'strucc_hu';
 
+/**
+ * user_search's index: one row per user with a current kind 0. names holds the folded words of the
+ * name fields (server/ingest/index-search.ts), matched as prefixes of any length; lud16 is the exact,
+ * lowercased lightning address for user_of_ln_address, a plain indexed column.
+ */
+function userSchema(dialect: Database['dialect']): string[] {
+  if (dialect === 'sqlite') {
+    return [
+      `CREATE TABLE IF NOT EXISTS search_users (id INTEGER PRIMARY KEY, pubkey TEXT NOT NULL UNIQUE, lud16 TEXT)`,
+      `CREATE INDEX IF NOT EXISTS search_users_lud16 ON search_users (lud16)`,
+      // rowid = search_users.id. Prefix indexes down to one character: people type "á" and expect names.
+      `CREATE VIRTUAL TABLE IF NOT EXISTS search_user_fts USING fts5(names, content='', contentless_delete=1,
+         tokenize='unicode61 remove_diacritics 2', prefix='1 2 3')`,
+    ];
+  }
+  return [
+    // names are lexemes as they are (no stems): a name is matched by its prefixes, not by its word family.
+    // The default lets a copy without the column (bench/server-pg.ts) in; the indexer always sets it.
+    `CREATE TABLE IF NOT EXISTS search_users (pubkey TEXT PRIMARY KEY, lud16 TEXT, names TSVECTOR NOT NULL DEFAULT ''::tsvector)`,
+    `CREATE INDEX IF NOT EXISTS search_users_lud16 ON search_users (lud16)`,
+    `CREATE INDEX IF NOT EXISTS search_users_names ON search_users USING GIN (names)`,
+  ];
+}
+
 export function searchSchema(dialect: Database['dialect']): string[] {
+  return [...docSchema(dialect), ...userSchema(dialect)];
+}
+
+function docSchema(dialect: Database['dialect']): string[] {
   if (dialect === 'sqlite') {
     return [
       // INTEGER PRIMARY KEY: doc is the rowid, so joining the FTS index's rowid to it is a direct lookup.

@@ -2,9 +2,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
-import { rebuildSearchIndex } from '../ingest/index-search.ts';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
+import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
-import { OLD_SEARCH_TABLES, searchSchema } from './search-schema.ts';
+import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
 
 /**
  * Tables whose rows exist nowhere else (a user's settings, memberships and payments, wallet
@@ -26,10 +27,23 @@ export function openSqlite(file: string): Database {
   // Savepoints (one per imported event) keep original page images in a statement journal; in memory
   // that halves the importer's system time compared with a temp file.
   db.pragma('temp_store = MEMORY');
+  // A file store checkpoints on a worker thread (sqlite-checkpointer.ts), not inside the writer's commits.
+  let checkpointer: Checkpointer | null = null;
+  if (file !== ':memory:' && process.env.STRUCC_SQLITE_INLINE_CHECKPOINT !== '1') {
+    db.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(
+      file,
+      () => {
+        if (db.open) db.pragma('wal_autocheckpoint = 1000');
+      },
+      () => db.pragma('wal_checkpoint(PASSIVE)'),
+    );
+  }
   db.exec(SCHEMA_VERSION_TABLE);
   const version = db.prepare('SELECT version FROM schema_version WHERE id = ?').get(1) as { version: number } | undefined;
-  const upgrade = checkSchemaVersion(version?.version);
-  if (upgrade) for (const table of OLD_SEARCH_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+  const upgradeFrom = checkSchemaVersion(version?.version);
+  const upgrade = upgradeFrom !== null;
+  if (upgrade) for (const table of tablesDroppedFrom(upgradeFrom)) db.exec(`DROP TABLE IF EXISTS ${table}`);
   for (const stmt of [...SCHEMA, ...searchSchema('sqlite')]) db.exec(stmt);
   // An upgraded file gets its new version with the filled index, in the transaction that fills it (below).
   if (!upgrade) db.prepare('INSERT INTO schema_version (id, version) VALUES (?, ?) ON CONFLICT (id) DO NOTHING').run(1, SCHEMA_VERSION);
@@ -67,6 +81,18 @@ export function openSqlite(file: string): Database {
     },
   };
 
+  /**
+   * Syncs the WAL, and with it every commit so far. The checkpoint worker may hold the checkpoint lock,
+   * and a PASSIVE checkpoint does not wait for it (it reports busy instead), so this waits its turn.
+   */
+  const syncWal = () => {
+    for (let tries = 0; tries < 5000; tries++) {
+      const [row] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
+      if (!row || !row.busy) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  };
+
   // One connection, so transactions must not overlap: queue them.
   let tail: Promise<unknown> = Promise.resolve();
   let open = false;
@@ -86,7 +112,11 @@ export function openSqlite(file: string): Database {
     // So it waits for the open transaction (and any queued before it) to end.
     async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
       while (open) await tail;
-      if (!isDurable(sql)) return tx.run(sql, params);
+      if (!isDurable(sql)) {
+        const r = await tx.run(sql, params);
+        checkpointer?.afterWrite();
+        return r;
+      }
       // This one commit with FULL: the WAL is synced before the statement returns.
       db.pragma('synchronous = FULL');
       try {
@@ -105,7 +135,8 @@ export function openSqlite(file: string): Database {
           db.exec('COMMIT');
           // synchronous cannot change inside a transaction, and which tables it writes is known only
           // now; a checkpoint syncs the WAL (and this commit with it) before the caller acknowledges.
-          if (touchedDurable) db.pragma('wal_checkpoint(PASSIVE)');
+          if (touchedDurable) syncWal();
+          checkpointer?.afterWrite();
           return result;
         } catch (err) {
           db.exec('ROLLBACK');
@@ -119,6 +150,7 @@ export function openSqlite(file: string): Database {
     },
     async close() {
       await tail;
+      await checkpointer?.close();
       db.close();
     },
   };
@@ -127,7 +159,7 @@ export function openSqlite(file: string): Database {
   let upgrading: Promise<unknown> | null = upgrade
     ? store
         .transaction(async (t) => {
-          await rebuildSearchIndex(t);
+          await upgradeSearch(t, upgradeFrom);
           await t.run('UPDATE schema_version SET version = ? WHERE id = ?', [SCHEMA_VERSION, 1]);
         })
         // Logged, not thrown: the file stays at the old version, so the next start drops and refills again.

@@ -12,7 +12,7 @@ import { sign } from './people.ts';
 /** Tables whose size follows the number of events or people. */
 const GROWING = [
   'events', 'event_tags', 'posts', 'event_stats', 'replaceable', 'follows', 'zaps', 'notifications', 'search_docs',
-  'search_terms', 'search_hashtags', 'search_user_terms', 'reactions', 'reposts', 'event_action_refs', 'media', 'hashtags',
+  'search_terms', 'search_hashtags', 'search_users', 'reactions', 'reposts', 'event_action_refs', 'media', 'hashtags',
 ];
 
 /** SQLite's plan names a table by its alias: alias → table, from every `FROM/JOIN table [AS] alias`. */

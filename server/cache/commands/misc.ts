@@ -5,9 +5,9 @@
  */
 import { nip19 } from 'nostr-tools';
 import type { Queryable } from '../../store/db.ts';
-import { terms } from '../../search/tokens.ts';
+import { MAX_LN_CHARS } from '../../ingest/index-search.ts';
 import { CommandError, type Args } from '../args.ts';
-import { followerCounts, profilesOf, type CacheObject } from '../data.ts';
+import { followerCounts, type CacheObject } from '../data.ts';
 import { synthetic } from '../enrich.ts';
 import { netStats } from '../netstats.ts';
 import type { Command } from '../registry.ts';
@@ -20,9 +20,8 @@ const MAX_ID_CHARS = 5000;
 /** The ranked lists are computed once at this size and sliced per request. */
 const MAX_RANKED = 1000;
 const SHARED_TTL_MS = 10_000;
-/** Profiles whose indexed name terms contain every term of an address; more is not one person's address. */
+/** Profiles sharing one address; more is not one person's address. */
 const MAX_LN_CANDIDATES = 200;
-const MAX_LN_CHARS = 320;
 
 interface Shared {
   at: number;
@@ -145,33 +144,14 @@ function lnAddress(args: Args): string {
   return addr;
 }
 
-function lud16Of(content: string): string | undefined {
-  try {
-    const v = (JSON.parse(content) as Record<string, unknown> | null)?.lud16;
-    return typeof v === 'string' ? v.trim().toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Who has this lightning address as the lud16 of their current profile. The search index keeps
- * each profile's lud16 among its name terms, so candidates are the pubkeys holding every term
- * of the address (an indexed, bounded lookup); the exact, case-insensitive match is checked on
- * their kind 0s. Several matches go to the most followed.
+ * Who has this lightning address as the lud16 of their current profile: user_search's index keeps
+ * it lowercased in an indexed column (server/ingest/index-search.ts). Several matches go to the most followed.
  */
 const userOfLnAddress: Command = async (args, { ctx }) => {
   const addr = lnAddress(args);
-  const words = terms(addr).sort((a, b) => b.length - a.length);
-  if (!words.length) return [];
-  const [first, ...others] = words;
-  const joins = others.map((_, i) => `JOIN search_user_terms t${i + 1} ON t${i + 1}.pubkey = t0.pubkey AND t${i + 1}.term = ?`).join(' ');
-  const rows = await ctx.db.all<{ pubkey: string }>(
-    `SELECT t0.pubkey AS pubkey FROM search_user_terms t0 ${joins} WHERE t0.term = ? LIMIT ?`,
-    [...others, first, MAX_LN_CANDIDATES],
-  );
-  const profiles = await profilesOf(ctx.db, rows.map((r) => r.pubkey));
-  const matches = [...profiles.values()].filter((p) => lud16Of(p.content) === addr).map((p) => p.pubkey);
+  const rows = await ctx.db.all<{ pubkey: string }>('SELECT pubkey FROM search_users WHERE lud16 = ? LIMIT ?', [addr, MAX_LN_CANDIDATES]);
+  const matches = rows.map((r) => r.pubkey);
   if (!matches.length) return [];
   const followers = await followerCounts(ctx.db, matches);
   matches.sort((a, b) => (followers.get(b) ?? 0) - (followers.get(a) ?? 0) || (a < b ? -1 : 1));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { describeQuery } from '../../../../server/search/describe.ts';
 import { GrammarError, leaves, parseQuery, type Node } from '../../../../server/search/grammar.ts';
 import { buildSearch } from '../../../../server/search/sql.ts';
-import { fold, hashtagsOf, mediaFlags, prefixRange, terms, tokenize } from '../../../../server/search/tokens.ts';
+import { fold, hashtagsOf, mediaFlags, terms, tokenize } from '../../../../server/search/tokens.ts';
 
 const NOW = 1_700_000_000;
 const PK = 'a'.repeat(64);
@@ -20,13 +20,6 @@ describe('tokens', () => {
 
   it('keeps positions of over-long runs so phrases cannot jump them', () => {
     expect(tokenize(`a ${'x'.repeat(50)} b`)).toEqual(['a', null, 'b']);
-  });
-
-  it('computes prefix ranges that carry past z', () => {
-    expect(prefixRange('gul')).toEqual({ lo: 'gul', hi: 'gum' });
-    expect(prefixRange('az')).toEqual({ lo: 'az', hi: 'b' });
-    expect(prefixRange('a9')).toEqual({ lo: 'a9', hi: 'aa' });
-    expect(prefixRange('zz')).toEqual({ lo: 'zz', hi: null });
   });
 
   it('collects hashtags from t tags and text, folded', () => {
