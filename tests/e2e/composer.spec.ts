@@ -11,7 +11,7 @@ import { neventEncode, npubEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from 'nostr-tools/pure';
 import { demoUser } from '../../server/demo/accounts.ts';
 import { displayName, parseProfile } from '../../core/profile.ts';
-import type { AccountSnapshot } from '../../core/types.ts';
+import type { AccountSnapshot, RelayInfo } from '../../core/types.ts';
 import type { StruccDevtools } from '../../src/lib/devtools.ts';
 import { type Driven, latestEvent, openApp, publishAccepted, queryRelay, relayUrl, signIn } from './support/session.ts';
 import { toast } from './support/toast.ts';
@@ -345,7 +345,15 @@ test('the emoji panel inserts at the caret and lists what was used under "Legut�
 
 test('with no relay connected publishing says so and keeps the text and the draft', async ({ context }) => {
   const { page } = await signIn(context, generateSecretKey());
-  await page.evaluate((relay) => (window.strucc!.api as unknown as Driven).removeRelay(relay), relayUrl());
+  await page.evaluate(async (relay) => {
+    const { api, tabId, proxy } = window.strucc as StruccDevtools & { api: Driven };
+    const until = (ok: (list: RelayInfo[]) => boolean) =>
+      new Promise<void>((resolve) => void api.watchRelays(tabId, proxy((list: RelayInfo[]) => ok(list) && resolve())));
+    // The account's relay list settles after sign-in; a relay removed before that would come back with it.
+    await until((list) => list.some((r) => r.url === relay && r.state === 'connected'));
+    await api.removeRelay(relay);
+    await until((list) => !list.some((r) => r.url === relay));
+  }, relayUrl());
   const dialog = await openComposer(page);
   await textArea(dialog).fill('Ez most nem megy ki');
   await dialog.getByRole('button', { name: 'Közzététel' }).click();
