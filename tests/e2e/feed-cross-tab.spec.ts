@@ -24,7 +24,10 @@ const composer = (page: Page) => page.getByRole('dialog', { name: 'Új bejegyzé
 async function onlyRelay(page: Page, url: string): Promise<void> {
   await page.evaluate(async (only) => {
     const { api, tabId, proxy } = window.strucc as StruccDevtools & { api: Driven };
-    const current = await new Promise<RelayInfo[]>((resolve) => void api.watchRelays(tabId, proxy(resolve)));
+    // The account's relay list settles after sign-in (a connected relay); one removed before would come back with it.
+    const current = await new Promise<RelayInfo[]>(
+      (resolve) => void api.watchRelays(tabId, proxy((list: RelayInfo[]) => list.some((r) => r.state === 'connected') && resolve(list))),
+    );
     for (const r of current) await api.removeRelay(r.url);
     const added = await api.addRelay(only, { read: true, write: true });
     if (!added.ok) throw new Error(`addRelay failed: ${added.error}`);
