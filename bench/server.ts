@@ -12,15 +12,15 @@
  * `npm run bench:server -- --pg` runs the same phases on PostgreSQL (DATABASE_URL, or a throwaway
  * cluster): ingest into a fresh database, latency over a copy of the same ≥ 1M-event database.
  * `--ingest-only` stops after the ingest phase (no million-event database needed); `--events=N` ingests
- * only the first N signed events.
+ * only the first N signed events; `--latency-only` skips the ingest phase; `--only=<label prefix>` measures
+ * some latency rows only. bench/hot-queries.ts times the same commands in process, statement by statement.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NostrEvent } from '../server/context.ts';
-import { openSqlite } from '../server/store/sqlite.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { benchDatabase, benchEvents } from './server-data.ts';
+import { benchTargets, hotCommands } from './server-targets.ts';
 import { freshSqlite, measureIngest, type FreshStore, type IngestFigures } from './server-ingest.ts';
 import { benchPostgres, copySqliteToPostgres, type BenchPostgres } from './server-pg.ts';
 import { openPostgres } from '../server/store/postgres.ts';
@@ -37,16 +37,7 @@ const INGEST_TARGET = PG ? { baseline: null, target: 0.6 } : { baseline: 0.28, t
 const LOAD: LoadOptions = { clients: 100, seconds: 15, warmupSeconds: 2, thinkMs: 1000, saturationSeconds: 5 };
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const log = (msg: string) => console.error(`[bench] ${msg}`);
-
-interface Targets {
-  viewers: string[];
-  threads: string[];
-  profiles: string[];
-  notified: string[];
-  words: string[];
-}
 
 /** Issue 18's p99 targets, SQLite, 100 clients (search has its own). */
 const TARGET_P99: Record<string, number> = { search: 100 };
@@ -58,32 +49,6 @@ const BASELINE_P99: Record<string, number> = {
   user_profile: 138.3,
   search: 1076.5,
 };
-
-/** Frequent longer words of the demo notes: searches that find something. */
-function searchWords(events: NostrEvent[]): string[] {
-  const counts = new Map<string, number>();
-  for (const e of events) {
-    if (e.kind !== 1) continue;
-    for (const w of e.content.toLowerCase().split(/[^\p{L}]+/u)) if (w.length >= 5 && w.length <= 12) counts.set(w, (counts.get(w) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 60).map(([w]) => w);
-}
-
-async function targets(file: string, events: NostrEvent[]): Promise<Targets> {
-  const db = openSqlite(file);
-  try {
-    const col = async (sql: string) => (await db.all<{ v: string }>(sql)).map((r) => r.v);
-    return {
-      viewers: await col('SELECT pubkey AS v FROM follows GROUP BY pubkey LIMIT 2000'),
-      threads: await col('SELECT root_id AS v FROM posts WHERE root_id IS NOT NULL GROUP BY root_id ORDER BY COUNT(*) DESC LIMIT 1000'),
-      profiles: await col(`SELECT pubkey AS v FROM replaceable WHERE kind = 0 AND d = '' LIMIT 5000`),
-      notified: await col('SELECT pubkey AS v FROM notifications GROUP BY pubkey LIMIT 2000'),
-      words: searchWords(events),
-    };
-  } finally {
-    await db.close();
-  }
-}
 
 function ingestRows(f: IngestFigures): string[][] {
   const ratio = f.ingest / f.verifyOneThread;
@@ -135,9 +100,11 @@ async function run(pg: BenchPostgres | null) {
   // A smaller ingest for a quick look (the latency database is still built from all of them).
   const limit = Number(process.argv.find((a) => a.startsWith('--events='))?.slice('--events='.length) ?? events.length);
   const ingested = events.slice(0, limit);
-  log(`ingest: ${ingested.length} signed events into ${BACKEND}`);
-  const ingest = await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite);
-  if (process.argv.includes('--ingest-only')) {
+  // --latency-only: the latency rows alone (the ingest phase takes minutes and has its own flags).
+  const latencyOnly = process.argv.includes('--latency-only');
+  if (!latencyOnly) log(`ingest: ${ingested.length} signed events into ${BACKEND}`);
+  const ingest = latencyOnly ? null : await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite);
+  if (ingest && process.argv.includes('--ingest-only')) {
     printIngest(ingest);
     return;
   }
@@ -150,7 +117,7 @@ async function run(pg: BenchPostgres | null) {
   try {
     // A copy, so the server's own writes (score expiry) never change the cached database.
     copyFileSync(join(big.dir, 'strucc.sqlite'), join(dataDir, 'strucc.sqlite'));
-    const t = await targets(join(dataDir, 'strucc.sqlite'), events);
+    const t = await benchTargets(join(dataDir, 'strucc.sqlite'), events);
     const { COMMANDS } = await import('../server/cache/registry.ts');
     // Every client comes from 127.0.0.1: the per-address connection cap would refuse most of them.
     const env: Record<string, string> = { DEMO: '0', MAX_CONNECTIONS_PER_IP: '0' };
@@ -163,18 +130,11 @@ async function run(pg: BenchPostgres | null) {
     let load: LoadGenerator | null = null;
     try {
       load = await LoadGenerator.connect(`${server.url.replace(/^http/, 'ws')}/v1`, LOAD.clients);
-      const viewer = () => pick(t.viewers);
-      const commands: [string, string, () => Record<string, unknown>][] = [
-        ['mega_feed_directive (latest)', 'mega_feed_directive', () => ({ spec: JSON.stringify({ id: 'latest', kind: 'notes' }), user_pubkey: viewer(), limit: 20 })],
-        ['thread_view', 'thread_view', () => ({ event_id: pick(t.threads), limit: 20, user_pubkey: viewer() })],
-        ['user_profile', 'user_profile', () => ({ pubkey: pick(t.profiles), user_pubkey: viewer() })],
-        // popular: the bench server runs on today's clock while the data ends at BENCH_NOW, so the week-bound
-        // timeframes would rank an empty window; popular ranks everything (the score index walked from the top).
-        ['explore (popular, global)', 'explore', () => ({ timeframe: 'popular', scope: 'global', limit: 20, user_pubkey: viewer() })],
-        ['get_notifications', 'get_notifications', () => ({ pubkey: pick(t.notified), limit: 20, user_pubkey: viewer() })],
-        ['search', 'search', () => ({ query: pick(t.words), limit: 20, user_pubkey: viewer() })],
-      ];
+      const commands = hotCommands(t);
+      // --only=<label prefix>: some rows only (say, while working on one command).
+      const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
       for (const [label, name, next] of commands) {
+        if (only && !label.startsWith(only)) continue;
         if (!COMMANDS.has(name)) {
           results.push([label, null]);
           continue;
@@ -190,7 +150,11 @@ async function run(pg: BenchPostgres | null) {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  printIngest(ingest, 'ingest and latency');
+  if (ingest) printIngest(ingest, 'ingest and latency');
+  else {
+    console.log(`\n## ${new Date().toISOString().slice(0, 16).replace('T', ' ')} — server bench on ${BACKEND} (latency only)\n`);
+    console.log(`Load average (1 min) at the end of the run: ${fmt(loadavg()[0], 2)}; ${availableParallelism()} cores, Node ${process.version}.`);
+  }
   console.log(
     `\nLatency over ${fmt(big.events)} events (${fmt(events.length)} real signed ones through the verifying importer, the rest synthetic and` +
       ` written through the same derived-table code without re-verification), ${LOAD.clients} websocket clients with the zlib protocol,` +
