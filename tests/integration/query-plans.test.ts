@@ -115,6 +115,20 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
     expect(scans).toEqual([]);
   });
 
+  // The follows feed asks one author at a time on SQLite (follows-feed.ts): each statement must stay one
+  // range of the covering author index, newest first, or a 70-follow page turns into 70 table walks.
+  it.runIf(store === 'sqlite')('the follows feed reads each author from the covering author index', async () => {
+    const feed = [...seen.values()].filter(({ sql }) => /^\s*SELECT/i.test(sql) && /FROM posts WHERE pubkey = \? AND kind IN/.test(sql));
+    expect(feed.length).toBeGreaterThan(0);
+    for (const { sql, params } of feed) {
+      const plan = (await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail);
+      expect(sql.match(/UNION ALL/g)).toBeNull();
+      expect(plan.filter((d) => /^(SEARCH|SCAN) posts/.test(d))).toEqual([
+        expect.stringMatching(/^SEARCH posts USING COVERING INDEX posts_author_feed_media \(pubkey=\? AND is_reply=\?( AND created_at[<>]\?)?\)$/),
+      ]);
+    }
+  });
+
   // user_profile counts every post of the author: through table lookups a busy author costs tens of ms.
   it.runIf(store === 'sqlite')("user_profile's counts over an author's posts read one covering index", async () => {
     const counts = [...seen.values()].filter(({ sql }) => /^\s*SELECT/i.test(sql) && /AS note_count/.test(sql));
