@@ -28,6 +28,9 @@ export interface LoadResult {
 
 type Kwargs = Record<string, unknown>;
 
+/** Longer than any reply takes even on a saturated server; past it the request is counted as an error. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 /** One light cache-protocol client (zlib handshake; binary replies are not inflated). */
 export class Client {
   private waiting = new Map<string, (error: boolean) => void>();
@@ -35,6 +38,10 @@ export class Client {
   private seq = 0;
 
   private constructor(private readonly ws: WebSocket) {
+    ws.on('close', () => {
+      for (const done of this.waiting.values()) done(true);
+      this.waiting.clear();
+    });
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       const text = data.toString();
@@ -64,11 +71,27 @@ export class Client {
     return c;
   }
 
-  /** Resolves with whether the reply carried a NOTICE (an error). */
+  /**
+   * Resolves with whether the reply carried a NOTICE (an error). A reply that never ends (its socket closed,
+   * or no EOSE within REQUEST_TIMEOUT_MS) counts as an error too, so one lost request cannot hang the bench.
+   */
   request(command: string, kwargs: Kwargs): Promise<boolean> {
     const sub = `b${++this.seq}`;
     return new Promise((resolve) => {
-      this.waiting.set(sub, resolve);
+      const timer = setTimeout(() => {
+        this.waiting.delete(sub);
+        resolve(true);
+      }, REQUEST_TIMEOUT_MS);
+      this.waiting.set(sub, (error) => {
+        clearTimeout(timer);
+        resolve(error);
+      });
+      if (this.ws.readyState !== WebSocket.OPEN) {
+        clearTimeout(timer);
+        this.waiting.delete(sub);
+        resolve(true);
+        return;
+      }
       this.ws.send(JSON.stringify(['REQ', sub, { cache: [command, kwargs] }]));
     });
   }
