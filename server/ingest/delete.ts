@@ -1,5 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import { addressOf, hasPointer, parseAddress, pointerD } from './kinds.ts';
 import { undoActionsOf } from './scores.ts';
 import { isHex64 } from './verify.ts';
@@ -21,7 +22,7 @@ export async function isTombstoned(tx: Queryable, event: NostrEvent): Promise<bo
 }
 
 async function tombstone(tx: Queryable, target: string, deletion: NostrEvent): Promise<void> {
-  await tx.run(
+  await write(tx, 
     `INSERT INTO tombstones (target, pubkey, deletion_id, created_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (target, pubkey) DO UPDATE SET deletion_id = excluded.deletion_id, created_at = excluded.created_at
      WHERE excluded.created_at > tombstones.created_at`,
@@ -77,8 +78,8 @@ async function removeEvent(tx: Queryable, target: StoredRow): Promise<void> {
   await undoActionsOf(tx, id);
   const pointer = await tx.get('SELECT 1 AS x FROM replaceable WHERE event_id = ?', [id]);
   if (pointer) {
-    await tx.run('DELETE FROM replaceable WHERE event_id = ?', [id]);
-    if (target.kind === 3) await tx.run('DELETE FROM follows WHERE pubkey = ?', [target.pubkey]);
+    await write(tx, 'DELETE FROM replaceable WHERE event_id = ?', [id]);
+    if (target.kind === 3) await write(tx, 'DELETE FROM follows WHERE pubkey = ?', [target.pubkey]);
   }
   for (const sql of [
     'DELETE FROM events WHERE id = ?',
@@ -90,6 +91,6 @@ async function removeEvent(tx: Queryable, target: StoredRow): Promise<void> {
     'DELETE FROM event_action_refs WHERE event_id = ?',
     'DELETE FROM zaps WHERE receipt_id = ?',
   ]) {
-    await tx.run(sql, [id]);
+    await write(tx, sql, [id]);
   }
 }

@@ -1,5 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { DAY } from './scores.ts';
 import { isHex64 } from './verify.ts';
@@ -51,7 +52,7 @@ export const followersIndexer: Indexer = {
       );
       const counts = new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
       for (const pk of chunk) {
-        await tx.run(
+        await write(tx, 
           `INSERT INTO follower_days (pubkey, day, increase, cnt) VALUES (?, ?, ?, ?)
            ON CONFLICT (pubkey, day) DO UPDATE SET increase = follower_days.increase + excluded.increase, cnt = excluded.cnt`,
           [pk, day, delta.get(pk)!, counts.get(pk) ?? 0],

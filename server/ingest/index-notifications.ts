@@ -7,6 +7,7 @@ import { inChunks, replaceableOf, sqlMarks } from '../cache/data.ts';
 import type { NostrEvent } from '../context.ts';
 import { parseSettingsContent } from '../moderation/settings-store.ts';
 import type { Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { notificationsFrom, type Candidate, type Sourced } from './notification-sources.ts';
 import { makeNotification, N, TYPE_NAMES } from './notification-types.ts';
@@ -128,7 +129,7 @@ async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
       [c.recipient, n.id, n.created_at, n.type, ev.id, JSON.stringify(n)],
     );
     if (!inserted.changes) continue;
-    await tx.run(
+    await write(tx, 
       `INSERT INTO notification_counts (pubkey, type, cnt) VALUES (?, ?, 1)
        ON CONFLICT (pubkey, type) DO UPDATE SET cnt = notification_counts.cnt + 1`,
       [c.recipient, c.type],
@@ -156,9 +157,9 @@ async function onDelete(tx: Queryable, deletedId: string): Promise<void> {
   const seen = new Map(seenRows.map((r) => [r.pubkey, Number(r.seen_until)]));
   for (const r of rows) {
     if (Number(r.created_at) <= (seen.get(r.pubkey) ?? -1)) continue;
-    await tx.run('UPDATE notification_counts SET cnt = cnt - 1 WHERE pubkey = ? AND type = ? AND cnt > 0', [r.pubkey, Number(r.type)]);
+    await write(tx, 'UPDATE notification_counts SET cnt = cnt - 1 WHERE pubkey = ? AND type = ? AND cnt > 0', [r.pubkey, Number(r.type)]);
   }
-  await tx.run('DELETE FROM notifications WHERE source_id = ?', [deletedId]);
+  await write(tx, 'DELETE FROM notifications WHERE source_id = ?', [deletedId]);
 }
 
 export const notificationIndexer: Indexer = {

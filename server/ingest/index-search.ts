@@ -6,6 +6,7 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import { countWords, docKey, hashtagsOf, indexText, mediaFlags, tagToken, terms } from '../search/tokens.ts';
 import { PG_TS_CONFIG } from '../store/search-schema.ts';
 import type { Indexer } from './indexers.ts';
@@ -61,10 +62,10 @@ interface DocRow {
 const DOC_COLS = 'doc, event_id, pubkey, kind, address, parent_id, long_reply';
 
 async function removeDoc(tx: Queryable, doc: DocRow): Promise<void> {
-  if (tx.dialect === 'sqlite') await tx.run('DELETE FROM search_fts WHERE rowid = ?', [doc.doc]);
-  await tx.run('DELETE FROM search_docs WHERE doc = ?', [doc.doc]);
+  if (tx.dialect === 'sqlite') await write(tx, 'DELETE FROM search_fts WHERE rowid = ?', [doc.doc]);
+  await write(tx, 'DELETE FROM search_docs WHERE doc = ?', [doc.doc]);
   if (Number(doc.long_reply) && doc.parent_id) {
-    await tx.run('UPDATE search_docs SET long_replies = long_replies - 1 WHERE event_id = ? AND long_replies > 0', [doc.parent_id]);
+    await write(tx, 'UPDATE search_docs SET long_replies = long_replies - 1 WHERE event_id = ? AND long_replies > 0', [doc.parent_id]);
   }
 }
 
@@ -80,9 +81,9 @@ function lnAddressOf(fields: Record<string, string>): string | null {
 async function removeUser(tx: Queryable, pubkey: string): Promise<void> {
   if (tx.dialect === 'sqlite') {
     const old = await tx.get<{ id: number }>('SELECT id FROM search_users WHERE pubkey = ?', [pubkey]);
-    if (old) await tx.run('DELETE FROM search_user_fts WHERE rowid = ?', [old.id]);
+    if (old) await write(tx, 'DELETE FROM search_user_fts WHERE rowid = ?', [old.id]);
   }
-  await tx.run('DELETE FROM search_users WHERE pubkey = ?', [pubkey]);
+  await write(tx, 'DELETE FROM search_users WHERE pubkey = ?', [pubkey]);
 }
 
 /** user_search's row of a profile (search-schema.ts userSchema): its name words and its lightning address. */
@@ -95,11 +96,11 @@ async function indexUser(tx: Queryable, pubkey: string, content: string): Promis
   if (tx.dialect === 'sqlite') {
     await removeUser(tx, pubkey);
     const row = await tx.get<{ id: number }>('INSERT INTO search_users (pubkey, lud16) VALUES (?, ?) RETURNING id', [pubkey, lud16]);
-    await tx.run('INSERT INTO search_user_fts (rowid, names) VALUES (?, ?)', [row!.id, names]);
+    await write(tx, 'INSERT INTO search_user_fts (rowid, names) VALUES (?, ?)', [row!.id, names]);
     return;
   }
   // Lexemes as they are: the words are folded already, and a name is not stemmed.
-  await tx.run(
+  await write(tx, 
     `INSERT INTO search_users (pubkey, lud16, names) VALUES (?, ?, array_to_tsvector(string_to_array(?, ' ')))
      ON CONFLICT (pubkey) DO UPDATE SET lud16 = excluded.lud16, names = excluded.names`,
     [pubkey, lud16, names],
@@ -163,8 +164,8 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
     // Nothing inserted: either this event is indexed already, or another one holds the key.
     if (probe >= MAX_KEY_PROBES || (await tx.get('SELECT 1 AS x FROM search_docs WHERE event_id = ?', [event.id]))) return;
   }
-  if (sqlite) await tx.run('INSERT INTO search_fts (rowid, body, tags) VALUES (?, ?, ?)', [doc, body, tags.map(tagToken).join(' ')]);
-  if (longReply) await tx.run('UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ?', [parent]);
+  if (sqlite) await write(tx, 'INSERT INTO search_fts (rowid, body, tags) VALUES (?, ?, ?)', [doc, body, tags.map(tagToken).join(' ')]);
+  if (longReply) await write(tx, 'UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ?', [parent]);
 }
 
 /** Events per page while a schema upgrade fills the index. */
