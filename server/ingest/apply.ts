@@ -2,7 +2,7 @@ import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import { write } from '../store/db.ts';
 import { forgetContactList, recordContactList } from './contact-history.ts';
-import { applyDeletion, isTombstoned } from './delete.ts';
+import { applyDeletion, arrivalOf } from './delete.ts';
 import { INDEXERS } from './indexers.ts';
 import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
 import { hasMedia, quotedRefs, replyInfo, type Ref } from './replies.ts';
@@ -26,20 +26,17 @@ const MAX_TAG_VALUE = 1024;
  * Runs inside the batch transaction; throws only on database failure.
  */
 export async function applyEvent(tx: Queryable, event: NostrEvent, now: number): Promise<ApplyOutcome> {
-  if (await isTombstoned(tx, event)) return { ok: false, reason: 'blocked: deleted', visible: false, deleted: [] };
-  if (await tx.get('SELECT 1 AS x FROM events WHERE id = ?', [event.id])) {
-    return { ok: true, reason: 'duplicate: already have this event', visible: false, deleted: [] };
-  }
+  const arrival = await arrivalOf(tx, event);
+  if (arrival.tombstoned) return { ok: false, reason: 'blocked: deleted', visible: false, deleted: [] };
+  if (arrival.stored) return { ok: true, reason: 'duplicate: already have this event', visible: false, deleted: [] };
   if (event.kind === 3) await recordContactList(tx, event);
 
   let replaced: string | null = null;
   let replacedAt = 0;
   if (hasPointer(event.kind)) {
     const d = pointerD(event.kind, event.tags);
-    const current = await tx.get<{ event_id: string; created_at: number }>(
-      'SELECT event_id, created_at FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?',
-      [event.pubkey, event.kind, d],
-    );
+    // Read before recordContactList's writes, which touch only contact_list_history.
+    const current = arrival.current;
     // Newest wins; on a tie the lowest id, for every kind (NIP-01; our decision over Primal's last-import-wins).
     const wins = !current || event.created_at > current.created_at || (event.created_at === current.created_at && event.id < current.event_id);
     // A superseded version is accepted but not kept: storage must not grow with every profile edit.
