@@ -1,6 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
-import { write } from '../store/db.ts';
+import { write, writeRows } from '../store/db.ts';
 import { forgetContactList, recordContactList } from './contact-history.ts';
 import { applyDeletion, arrivalOf } from './delete.ts';
 import { INDEXERS } from './indexers.ts';
@@ -266,9 +266,16 @@ async function applyFollows(tx: Queryable, event: NostrEvent): Promise<void> {
   for (const t of event.tags) if (t[0] === 'p' && isHex64(t[1])) next.add(t[1]);
   const rows = await tx.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ?', [event.pubkey]);
   const before = new Set(rows.map((r) => r.follows));
-  for (const pk of before) if (!next.has(pk)) await write(tx, 'DELETE FROM follows WHERE pubkey = ? AND follows = ?', [event.pubkey, pk]);
-  for (const pk of next) {
-    if (!before.has(pk)) await write(tx, 'INSERT INTO follows (pubkey, follows) VALUES (?, ?) ON CONFLICT DO NOTHING', [event.pubkey, pk]);
+  // A contact list holds hundreds of follows: rows go in and out a statement per chunk, not per follow.
+  const gone = [...before].filter((pk) => !next.has(pk));
+  for (let i = 0; i < gone.length; i += FOLLOW_CHUNK) {
+    const chunk = gone.slice(i, i + FOLLOW_CHUNK);
+    await write(tx, `DELETE FROM follows WHERE pubkey = ? AND follows IN (${chunk.map(() => '?').join(', ')})`, [event.pubkey, ...chunk]);
   }
+  const added = [...next].filter((pk) => !before.has(pk)).map((pk) => [event.pubkey, pk]);
+  await writeRows(tx, (values) => `INSERT INTO follows (pubkey, follows) VALUES ${values} ON CONFLICT DO NOTHING`, 2, added);
 }
+
+/** Unfollowed pubkeys per DELETE (well below either store's limit on parameters). */
+const FOLLOW_CHUNK = 500;
 

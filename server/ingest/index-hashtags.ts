@@ -30,9 +30,12 @@ export const hashtagsIndexer: Indexer = {
     if (event.kind !== 1) return;
     const tags = hashtagsOf(event);
     if (!tags.length) return;
-    const followers = await tx.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM follows WHERE follows = ?', [event.pubkey]);
-    const posts = await tx.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM posts WHERE pubkey = ?', [event.pubkey]);
-    const weight = Number(followers?.n ?? 0) / Math.max(1, Number(posts?.n ?? 0));
+    // Both counts in one query: on PostgreSQL every query is a round trip.
+    const counts = await tx.get<{ followers: unknown; posts: unknown }>(
+      'SELECT (SELECT COUNT(*) FROM follows WHERE follows = ?) AS followers, (SELECT COUNT(*) FROM posts WHERE pubkey = ?) AS posts',
+      [event.pubkey, event.pubkey],
+    );
+    const weight = Number(counts?.followers ?? 0) / Math.max(1, Number(counts?.posts ?? 0));
     for (const tag of tags) {
       await write(tx, 
         `INSERT INTO hashtag_uses (event_id, hashtag, created_at, weight) VALUES (?, ?, ?, ?) ON CONFLICT (event_id, hashtag) DO NOTHING`,

@@ -119,6 +119,11 @@ const PG_DOC_INSERT = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
 /** Events of one second share a key now and then: the next free key keeps both (key order stays time order). */
 const MAX_KEY_PROBES = 64;
 
+const POST_OF =
+  '(SELECT is_reply FROM posts WHERE event_id = ?) AS is_reply, (SELECT parent_id FROM posts WHERE event_id = ?) AS parent_id';
+const EARLIER_LONG_REPLIES =
+  '(SELECT COUNT(*) FROM posts p JOIN search_docs r ON r.event_id = p.event_id WHERE p.parent_id = ? AND r.long_reply = 1) AS n';
+
 async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promise<void> {
   if (!SEARCH_KINDS.has(event.kind)) return;
   let address = '';
@@ -130,22 +135,23 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
   }
   if (event.kind === 0 && users) await indexUser(tx, event.pubkey, event.content);
 
-  const post = REPLY_KINDS.has(event.kind)
-    ? await tx.get<{ is_reply: number; parent_id: string | null }>('SELECT is_reply, parent_id FROM posts WHERE event_id = ?', [event.id])
-    : undefined;
-  const isReply = Number(post?.is_reply ?? 0) ? 1 : 0;
-  const parent = isReply ? (post?.parent_id ?? null) : null;
+  // Its own posts row (a reply's parent) and the long replies that arrived before it (posts has the
+  // parent index), in one query where both are wanted: on PostgreSQL every query is a round trip.
+  const wantPost = REPLY_KINDS.has(event.kind);
+  const wantEarlier = event.kind !== 0;
+  const known =
+    wantPost || wantEarlier
+      ? await tx.get<{ is_reply: number | null; parent_id: string | null; n: number | string | null }>(
+          `SELECT ${wantPost ? POST_OF : 'NULL AS is_reply, NULL AS parent_id'}, ${wantEarlier ? EARLIER_LONG_REPLIES : 'NULL AS n'}`,
+          [...(wantPost ? [event.id, event.id] : []), ...(wantEarlier ? [event.id] : [])],
+        )
+      : undefined;
+  const isReply = Number(known?.is_reply ?? 0) ? 1 : 0;
+  const parent = isReply ? (known?.parent_id ?? null) : null;
   const chars = [...event.content].length;
   const longReply = isReply && parent && chars >= LONG_REPLY_CHARS ? 1 : 0;
   const media = event.kind === 0 ? { image: false, video: false, audio: false, url: false } : mediaFlags(event.kind, event.tags, event.content);
-  // Replies that arrived before this event (posts has the parent index).
-  const earlier =
-    event.kind === 0
-      ? undefined
-      : await tx.get<{ n: number | string }>(
-          'SELECT COUNT(*) AS n FROM posts p JOIN search_docs r ON r.event_id = p.event_id WHERE p.parent_id = ? AND r.long_reply = 1',
-          [event.id],
-        );
+  const earlier = wantEarlier ? { n: known?.n ?? 0 } : undefined;
   const hasSummary = event.kind === 30023 && tagValue(event.tags, 'summary').trim() !== '' ? 1 : 0;
   const body = indexText(searchText(event), MAX_TERMS);
   const tags = event.kind === 0 ? [] : hashtagsOf(event.tags, event.content);

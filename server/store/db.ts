@@ -43,6 +43,25 @@ export async function write(q: Queryable, sql: string, params?: SqlValue[]): Pro
   await q.run(sql, params);
 }
 
+/** Most rows per multi-row statement (a power of two, see writeRows). */
+const ROWS_MAX = 64;
+
+/**
+ * Writes `rows` (each `width` values) with as few statements as it can: `sql` gets the VALUES list
+ * for n rows and returns the statement. n is a power of two up to ROWS_MAX, so one statement has at
+ * most seven texts for the stores to prepare, whatever the row counts. On PostgreSQL an
+ * ON CONFLICT DO UPDATE may not meet one key twice in a statement: callers pass distinct keys.
+ */
+export async function writeRows(q: Queryable, sql: (values: string) => string, width: number, rows: SqlValue[][]): Promise<void> {
+  const one = `(${Array(width).fill('?').join(', ')})`;
+  for (let i = 0; i < rows.length; ) {
+    let n = ROWS_MAX;
+    while (n > rows.length - i) n >>= 1;
+    await write(q, sql(Array(n).fill(one).join(', ')), rows.slice(i, i + n).flat());
+    i += n;
+  }
+}
+
 /** Waits for the writes `q` sent without waiting (a no-op on stores that never defer). */
 export async function flush(q: Queryable): Promise<void> {
   await q.flush?.();

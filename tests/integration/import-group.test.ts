@@ -90,8 +90,10 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
     const doomed = sign(bob, { kind: 1, content: 'ezt mindjárt törlöm' });
     const repost = sign(carol, { kind: 6, content: '', tags: [['e', doomed.id], ['p', b]] });
     const deletion = sign(bob, { kind: 5, created_at: NOW - 10, tags: [['e', doomed.id]] });
-    const follows1 = sign(bob, { kind: 3, created_at: NOW - 300, tags: [['p', a], ['p', c]] });
-    const follows2 = sign(bob, { kind: 3, created_at: NOW - 100, tags: [['p', c]] });
+    // More follows than one multi-row statement holds (64), so the lists are written in several.
+    const strangers = Array.from({ length: 70 }, () => getPublicKey(generateSecretKey()));
+    const follows1 = sign(bob, { kind: 3, created_at: NOW - 300, tags: [a, c, ...strangers].map((p) => ['p', p]) });
+    const follows2 = sign(bob, { kind: 3, created_at: NOW - 100, tags: [c, ...strangers.slice(0, 3)].map((p) => ['p', p]) });
     const unlike = sign(bob, { kind: 5, created_at: NOW - 5, tags: [['e', like.id]] });
     const events: NostrEvent[] = [
       note, like, reply, ...profiles, staleProfile, article1, articleLike, article2, doomed, repost, deletion, follows1, follows2, unlike,
@@ -133,7 +135,14 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       for (const gone of [doomed.id, like.id, profiles[0].id, profiles[1].id, staleProfile.id, article1.id]) {
         expect(await grouped.get('SELECT 1 AS x FROM events WHERE id = ?', [gone])).toBeUndefined();
       }
-      expect(await grouped.all('SELECT follows FROM follows WHERE pubkey = ?', [b])).toEqual([{ follows: c }]);
+      const follows = await grouped.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ?', [b]);
+      expect(follows.map((r) => r.follows).sort()).toEqual([c, ...strangers.slice(0, 3)].sort());
+      // alice and 67 of the strangers were followed and unfollowed again on the same day.
+      expect(got.follower_days.filter((r) => r.includes('"increase",0')).length).toBe(68);
+      // A new-follower notification (type 1) for each of the 72 first followed, each counted once.
+      expect(got.notifications.filter((r) => r.includes('["type",1]')).length).toBe(72);
+      expect(got.notification_counts.filter((r) => r.includes('["type",1]')).every((r) => r.startsWith('[["cnt",1]'))).toBe(true);
+      expect(got.notification_counts.filter((r) => r.includes('["type",1]')).length).toBe(72);
       expect(got.event_tags.some((r) => r.includes(article1.id))).toBe(false);
       expect(got.notifications.some((r) => r.includes(like.id))).toBe(false);
     });
