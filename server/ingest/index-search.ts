@@ -119,6 +119,19 @@ const PG_DOC_INSERT = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
 /** Events of one second share a key now and then: the next free key keeps both (key order stays time order). */
 const MAX_KEY_PROBES = 64;
 
+/**
+ * PG_DOC_INSERT with the first free key of doc … doc + MAX_KEY_PROBES chosen by PostgreSQL (see
+ * indexEvent); none free leaves doc NULL, which its NOT NULL refuses.
+ */
+const PG_DOC_INSERT_FREE_KEY = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
+  VALUES ((SELECT k FROM generate_series(?::bigint, ?::bigint) AS k
+           WHERE NOT EXISTS (SELECT 1 FROM search_docs s WHERE s.doc = k) ORDER BY k LIMIT 1),
+          ${DOC_INSERT_COLS.split(',').slice(1).map(() => '?').join(', ')}, to_tsvector('${PG_TS_CONFIG}', ?) || array_to_tsvector(string_to_array(?, ' ')))
+  ON CONFLICT (event_id) DO NOTHING`;
+/** The same, and the parent's count of long replies goes up when the doc is new. */
+const PG_DOC_INSERT_FREE_KEY_LONG = `WITH added AS (${PG_DOC_INSERT_FREE_KEY} RETURNING 1)
+  UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ? AND EXISTS (SELECT 1 FROM added)`;
+
 const POST_OF =
   '(SELECT is_reply FROM posts WHERE event_id = ?) AS is_reply, (SELECT parent_id FROM posts WHERE event_id = ?) AS parent_id';
 const EARLIER_LONG_REPLIES =
@@ -164,6 +177,16 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
   const sqlite = tx.dialect === 'sqlite';
   if (!sqlite) values.push(body, tags.map((t) => `#${t}`).join(' '));
   let doc = docKey(event.id, event.created_at);
+  if (!sqlite && tx.write) {
+    // A pipelined import (PostgreSQL): the free key is found in the statement, so nothing waits for its
+    // answer. A key taken meanwhile by another process, or no free key in reach, is a unique violation
+    // on doc: the group is then written again one event at a time, through the loop below.
+    const [, ...rest] = values;
+    await write(tx, longReply ? PG_DOC_INSERT_FREE_KEY_LONG : PG_DOC_INSERT_FREE_KEY, [
+      doc, doc + MAX_KEY_PROBES, ...rest, ...(longReply ? [parent] : []),
+    ]);
+    return;
+  }
   for (let probe = 0; ; probe++, doc++) {
     values[0] = doc;
     if ((await tx.run(sqlite ? SQLITE_DOC_INSERT : PG_DOC_INSERT, values)).changes > 0) break;

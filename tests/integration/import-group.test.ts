@@ -7,6 +7,7 @@ import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NostrEvent } from '../../server/context.ts';
 import { createImporter } from '../../server/ingest/importer.ts';
+import { docKey } from '../../server/search/tokens.ts';
 import type { Database } from '../../server/store/db.ts';
 import { openPostgres } from '../../server/store/postgres.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
@@ -145,6 +146,31 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(got.notification_counts.filter((r) => r.includes('["type",1]')).length).toBe(72);
       expect(got.event_tags.some((r) => r.includes(article1.id))).toBe(false);
       expect(got.notifications.some((r) => r.includes(like.id))).toBe(false);
+    });
+
+    it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
+      const notes = [0, 1].map((i) => sign(carol, { kind: 1, created_at: NOW - 30, content: `ütköző kulcs ${i}` }));
+      // Another event's doc already holds each note's key and the next one (two events of one second
+      // with the same first 20 bits of id, which is rare and hard to sign on purpose).
+      for (const db of [grouped, single]) {
+        for (const n of notes) {
+          const key = docKey(n.id, n.created_at);
+          for (const k of [key, key + 1]) {
+            const cols = db.dialect === 'postgres' ? 'doc, event_id, pubkey, kind, created_at, fts' : 'doc, event_id, pubkey, kind, created_at';
+            const vals = db.dialect === 'postgres' ? "?, ?, ?, 1, ?, ''::tsvector" : '?, ?, ?, 1, ?';
+            await db.run(`INSERT INTO search_docs (${cols}) VALUES (${vals}) ON CONFLICT DO NOTHING`, [k, `foglalt-${k}`, c, n.created_at]);
+          }
+        }
+      }
+      expect((await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(notes)).map((r) => r.ok)).toEqual([true, true]);
+      const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
+      for (const n of notes) expect((await one.importEvents([n]))[0].ok).toBe(true);
+      for (const db of [grouped, single]) {
+        for (const n of notes) {
+          const row = await db.get<{ doc: number }>('SELECT doc FROM search_docs WHERE event_id = ?', [n.id]);
+          expect(Number(row?.doc)).toBe(docKey(n.id, n.created_at) + 2);
+        }
+      }
     });
   });
 }
