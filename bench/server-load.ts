@@ -36,9 +36,12 @@ export class Client {
   private waiting = new Map<string, (error: boolean) => void>();
   private notices = new Set<string>();
   private seq = 0;
+  private closedHere = false;
 
   private constructor(private readonly ws: WebSocket) {
-    ws.on('close', () => {
+    ws.on('close', (code) => {
+      // Only the server ends a client's socket before LoadGenerator.close(): worth a line in the log.
+      if (!this.closedHere) console.error(`[bench] the server closed a client socket (code ${code}, ${new Date().toISOString().slice(11, 19)})`);
       for (const done of this.waiting.values()) done(true);
       this.waiting.clear();
     });
@@ -51,6 +54,9 @@ export class Client {
         this.notices.add(String(msg[1]));
       } else if (text.startsWith('["EOSE"')) {
         const sub = String((JSON.parse(text) as unknown[])[1]);
+        // CLOSE after EOSE, as the web client does: the server keeps at most 200 open subscriptions per socket
+        // and closes a socket that goes past them (code 1008), which ended every client after 200 requests.
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(['CLOSE', sub]));
         const done = this.waiting.get(sub);
         if (done) {
           this.waiting.delete(sub);
@@ -97,6 +103,7 @@ export class Client {
   }
 
   close(): void {
+    this.closedHere = true;
     this.ws.terminate();
   }
 }
