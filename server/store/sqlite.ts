@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
-import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
+import { startCheckpointer, WAL_SIZE_LIMIT, type Checkpointer } from './sqlite-checkpointer.ts';
 import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
@@ -31,6 +31,7 @@ export function openSqlite(file: string): Database {
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:' && process.env.STRUCC_SQLITE_INLINE_CHECKPOINT !== '1') {
     db.pragma('wal_autocheckpoint = 0');
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     checkpointer = startCheckpointer(
       file,
       () => {
