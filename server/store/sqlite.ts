@@ -114,6 +114,11 @@ export function openSqlite(file: string): Database {
     async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
       while (open) await tail;
       if (!isDurable(sql)) {
+        // A WAL past its bound: wait for the worker's checkpoint, then for whatever started meanwhile.
+        for (let held = checkpointer?.gate(); held; held = checkpointer?.gate()) {
+          await held;
+          while (open) await tail;
+        }
         const r = await tx.run(sql, params);
         checkpointer?.afterWrite();
         return r;
@@ -128,6 +133,8 @@ export function openSqlite(file: string): Database {
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const next = tail.then(async () => {
+        const held = checkpointer?.gate();
+        if (held) await held;
         db.exec('BEGIN');
         open = true;
         touchedDurable = false;
