@@ -7,6 +7,7 @@
  * keys. A figure whose computation overlapped such an announcement is used once and not kept.
  */
 import type { NostrEvent, ServerContext } from '../context.ts';
+import type { AuthorPosts } from './follows-cache.ts';
 
 /** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
 let generation = 0;
@@ -99,10 +100,17 @@ export interface HotCaches {
    * now, not whom it stopped following, so any committed contact list or deletion forgets them all.
    */
   followerCounts: KeyedLru<number>;
+  /** Whom a viewer follows (follows-cache.ts): only the viewer's own contact lists and deletions change it. */
+  follows: KeyedLru<string[]>;
+  /** An author's newest posts (follows-cache.ts), merged into every follower's feed page. */
+  authorPosts: KeyedLru<AuthorPosts>;
 }
 
 const MAX_AUTHORS = 20_000;
 const MAX_FOLLOWER_COUNTS = 50_000;
+const MAX_FOLLOWS = 5_000;
+/** At CACHED_POSTS rows of ~150 bytes each, about 40 MB when full. */
+const MAX_AUTHOR_POSTS = 5_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -115,13 +123,21 @@ export function hotCaches(db: object): HotCaches | undefined {
 /** Every cached figure `event` can change. */
 function forget(c: HotCaches, event: NostrEvent): void {
   c.authorStats.invalidate(event.pubkey);
+  // The follows and posts rows of a pubkey are written only by its own events (ingest/apply.ts, delete.ts).
+  c.follows.invalidate(event.pubkey);
+  c.authorPosts.invalidate(event.pubkey);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
 }
 
 /** Connects a running server: its caches forget on every committed event, local or from a peer process. */
 export function attachHotCaches(ctx: ServerContext): () => void {
-  const c: HotCaches = perDb.get(ctx.db) ?? { authorStats: new KeyedLru(MAX_AUTHORS), followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS) };
+  const c: HotCaches = perDb.get(ctx.db) ?? {
+    authorStats: new KeyedLru(MAX_AUTHORS),
+    followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS),
+    follows: new KeyedLru(MAX_FOLLOWS),
+    authorPosts: new KeyedLru(MAX_AUTHOR_POSTS),
+  };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
   ctx.live.on('event', onEvent);
