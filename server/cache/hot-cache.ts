@@ -102,8 +102,10 @@ export interface HotCaches {
   followerCounts: KeyedLru<number>;
   /** Whom a viewer follows (follows-cache.ts): only the viewer's own contact lists and deletions change it. */
   follows: KeyedLru<string[]>;
-  /** An author's newest posts (follows-cache.ts), merged into every follower's feed page. */
+  /** An author's newest posts (follows-cache.ts), merged into every follower's feed page; keyed `variant:pubkey`. */
   authorPosts: KeyedLru<AuthorPosts>;
+  /** The variants (kinds, replies) authorPosts holds, so an author's event forgets each. */
+  postVariants: Set<string>;
 }
 
 const MAX_AUTHORS = 20_000;
@@ -125,7 +127,7 @@ function forget(c: HotCaches, event: NostrEvent): void {
   c.authorStats.invalidate(event.pubkey);
   // The follows and posts rows of a pubkey are written only by its own events (ingest/apply.ts, delete.ts).
   c.follows.invalidate(event.pubkey);
-  c.authorPosts.invalidate(event.pubkey);
+  for (const variant of c.postVariants) c.authorPosts.invalidate(`${variant}:${event.pubkey}`);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
 }
@@ -137,6 +139,7 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS),
     follows: new KeyedLru(MAX_FOLLOWS),
     authorPosts: new KeyedLru(MAX_AUTHOR_POSTS),
+    postVariants: new Set(),
   };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
