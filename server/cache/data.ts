@@ -5,7 +5,7 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
-import { hotCaches } from './hot-cache.ts';
+import { CACHED_REPLACEABLE_KINDS, hotCaches } from './hot-cache.ts';
 
 /** SQLite's variable limit is generous, PostgreSQL's is 65535; this stays far below both. */
 const CHUNK = 500;
@@ -88,9 +88,26 @@ export async function tombstones(db: Queryable, targets: Iterable<string>): Prom
   return out;
 }
 
-/** Current replaceable events (d = '') of one kind, by author. */
+/**
+ * Current replaceable events (d = '') of one kind, by author, ordered by pubkey (the order SQLite's
+ * IN lookup returns them in). Profiles, contact, mute, relay and media-server lists come from memory
+ * on a running server (hot-cache.ts): cached events are shared between replies, never to be changed.
+ */
 export async function replaceableOf(db: Queryable, kind: number, pubkeys: Iterable<string>): Promise<Map<string, NostrEvent>> {
-  const rows = await inChunks([...new Set(pubkeys)], (chunk, marks) =>
+  const cache = CACHED_REPLACEABLE_KINDS.includes(kind) ? hotCaches(db)?.replaceable : undefined;
+  if (!cache) return loadReplaceable(db, kind, [...new Set(pubkeys)]);
+  const prefix = `${kind}:`;
+  const found = await cache.getMany([...pubkeys].map((pk) => prefix + pk), null, async (missing) => {
+    const loaded = await loadReplaceable(db, kind, missing.map((k) => k.slice(prefix.length)));
+    return new Map([...loaded].map(([pk, ev]) => [prefix + pk, ev]));
+  });
+  const out: [string, NostrEvent][] = [];
+  for (const [k, ev] of found) if (ev) out.push([k.slice(prefix.length), ev]);
+  return new Map(out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+}
+
+async function loadReplaceable(db: Queryable, kind: number, pubkeys: string[]): Promise<Map<string, NostrEvent>> {
+  const rows = await inChunks(pubkeys, (chunk, marks) =>
     db.all<EventRow>(
       `SELECT ${EVENT_COLS} FROM replaceable r JOIN events e ON e.id = r.event_id
        WHERE r.kind = ? AND r.d = '' AND r.pubkey IN (${marks})`,

@@ -106,13 +106,19 @@ export interface HotCaches {
   authorPosts: KeyedLru<AuthorPosts>;
   /** The variants (kinds, replies) authorPosts holds, so an author's event forgets each. */
   postVariants: Set<string>;
+  /** Current replaceable events of CACHED_REPLACEABLE_KINDS (data.ts replaceableOf), keyed `kind:pubkey`; null: none. */
+  replaceable: KeyedLru<NostrEvent | null>;
 }
+
+/** Profiles, contact lists, mute lists, relay lists, media-server lists: every page reads some of them. */
+export const CACHED_REPLACEABLE_KINDS = [0, 3, 10000, 10002, 10063];
 
 const MAX_AUTHORS = 20_000;
 const MAX_FOLLOWER_COUNTS = 50_000;
 const MAX_FOLLOWS = 5_000;
 /** At CACHED_POSTS rows of ~150 bytes each, about 40 MB when full. */
 const MAX_AUTHOR_POSTS = 5_000;
+const MAX_REPLACEABLE = 20_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -128,6 +134,8 @@ function forget(c: HotCaches, event: NostrEvent): void {
   // The follows and posts rows of a pubkey are written only by its own events (ingest/apply.ts, delete.ts).
   c.follows.invalidate(event.pubkey);
   for (const variant of c.postVariants) c.authorPosts.invalidate(`${variant}:${event.pubkey}`);
+  // Only an author's own events replace or delete its replaceable events (ingest/apply.ts, delete.ts).
+  for (const kind of CACHED_REPLACEABLE_KINDS) c.replaceable.invalidate(`${kind}:${event.pubkey}`);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
 }
@@ -140,6 +148,7 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     follows: new KeyedLru(MAX_FOLLOWS),
     authorPosts: new KeyedLru(MAX_AUTHOR_POSTS),
     postVariants: new Set(),
+    replaceable: new KeyedLru(MAX_REPLACEABLE),
   };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
