@@ -44,9 +44,9 @@ export class KeyedLru<V> {
 
   /**
    * The values of `keys`: cached ones from memory, the rest from one `load(missing)` call. A key
-   * `load` leaves out gets `absent` (a count of nothing is 0, and is worth keeping too).
+   * `load` leaves out gets `absent` (a count of nothing is 0, and is worth keeping too), unless `absent` is undefined.
    */
-  async getMany(keys: Iterable<string>, absent: V, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+  async getMany(keys: Iterable<string>, absent: V | undefined, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
     const out = new Map<string, V>();
     const missing: string[] = [];
     for (const k of new Set(keys)) {
@@ -64,6 +64,8 @@ export class KeyedLru<V> {
     const keep = started >= this.floor;
     for (const k of missing) {
       const v = loaded.get(k) ?? absent;
+      // An undefined `absent`: a key `load` did not find is neither answered nor kept (it may appear any time).
+      if (v === undefined) continue;
       out.set(k, v);
       if (keep && (this.changedAt.get(k) ?? 0) <= started) this.entries.set(k, v);
     }
@@ -107,7 +109,12 @@ export interface HotCaches {
   /** The variants (kinds, replies) authorPosts holds, so an author's event forgets each. */
   postVariants: Set<string>;
   /** Current replaceable events of CACHED_REPLACEABLE_KINDS (data.ts replaceableOf), keyed `kind:pubkey`; null: none. */
-  replaceable: KeyedLru<NostrEvent | null>;
+  replaceable: KeyedLru<NostrEvent | null>;  /**
+   * Stored events of regular kinds by id (data.ts eventsByIds). Such an event never changes; only a
+   * deletion naming its id removes it. Replaceable and addressable ones, which a newer version removes
+   * without naming them, are not kept.
+   */
+  events: KeyedLru<NostrEvent>;
 }
 
 /** Profiles, contact lists, mute lists, relay lists, media-server lists: every page reads some of them. */
@@ -119,6 +126,8 @@ const MAX_FOLLOWS = 5_000;
 /** At CACHED_POSTS rows of ~150 bytes each, about 40 MB when full. */
 const MAX_AUTHOR_POSTS = 5_000;
 const MAX_REPLACEABLE = 20_000;
+/** Notes of a few pages per active viewer; about 1 KB each. */
+const MAX_EVENTS = 50_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -138,6 +147,7 @@ function forget(c: HotCaches, event: NostrEvent): void {
   for (const kind of CACHED_REPLACEABLE_KINDS) c.replaceable.invalidate(`${kind}:${event.pubkey}`);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
+  if (event.kind === 5) for (const t of event.tags) if (t[0] === 'e' && typeof t[1] === 'string') c.events.invalidate(t[1].toLowerCase());
 }
 
 /** Connects a running server: its caches forget on every committed event, local or from a peer process. */
@@ -149,6 +159,7 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     authorPosts: new KeyedLru(MAX_AUTHOR_POSTS),
     postVariants: new Set(),
     replaceable: new KeyedLru(MAX_REPLACEABLE),
+    events: new KeyedLru(MAX_EVENTS),
   };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);

@@ -3,8 +3,10 @@
  * (CACHED_REPLACEABLE_KINDS in server/cache/hot-cache.ts, issue 18's load test): a repeated
  * user_infos must not read them again, and a new or replaced profile, a deleted one, a new
  * media-server list, contact list and mute list must show in the very next reply, on SQLite and PostgreSQL.
+ * Regular events by id too (eventsByIds): a deleted note must be gone from the next reply.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CacheKind } from '../../core/kinds.ts';
 import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
 import type { CacheClient } from './cache-client.ts';
 import { person, sign } from './people.ts';
@@ -96,6 +98,35 @@ describe.each(['sqlite', 'postgres'] as const)('replaceable events from memory (
     expect(tagsOf(await req('mutelist', { pubkey: emil.pk }), 10000)).toEqual([[['p', srv.net.carol.pk]]]);
     await publish(sign(emil, 10000, at + 7, '', []));
     expect(tagsOf(await req('mutelist', { pubkey: emil.pk }), 10000)).toEqual([[]]);
+  });
+
+  it('a repeated events reply reads no events; a deleted note and a new reaction show in the next reply', async () => {
+    const gabi = person();
+    const note = sign(gabi, 1, at, 'Gabi jegyzete');
+    const reply = sign(srv.net.bob, 1, at + 1, 'Bob válasza', [['e', note.id, '', 'root'], ['p', gabi.pk]]);
+    await publish(sign(gabi, 0, at, JSON.stringify({ name: 'gabi' })), note, reply);
+    let eventReads = 0;
+    watchReads(srv, (sql) => {
+      if (/FROM events e WHERE e\.id IN/.test(sql)) eventReads++;
+    });
+    const ids = async (command: string, kwargs: Record<string, unknown>) =>
+      (await req(command, kwargs)).filter((e) => e.kind === 1).map((e) => e.id);
+    expect(await ids('events', { event_ids: [note.id, reply.id] })).toEqual([note.id, reply.id].sort());
+    const reads = eventReads;
+    expect(await ids('events', { event_ids: [note.id, reply.id] })).toEqual([note.id, reply.id].sort());
+    expect(eventReads).toBe(reads);
+    const likes = async () => {
+      const stats = (await req('events', { event_ids: [note.id], extended_response: true })).find((e) => e.kind === CacheKind.NOTE_STATS)!;
+      return (JSON.parse(String(stats.content)) as { likes: number }).likes;
+    };
+    expect(await likes()).toBe(0);
+    await publish(sign(srv.net.alice, 7, at + 2, '+', [['e', note.id], ['p', gabi.pk]]));
+    expect(await likes()).toBe(1);
+
+    expect(await ids('thread_view', { event_id: note.id, limit: 20 })).toEqual(expect.arrayContaining([note.id, reply.id]));
+    await publish(sign(srv.net.bob, 5, at + 3, '', [['e', reply.id]]));
+    expect(await ids('events', { event_ids: [note.id, reply.id] })).toEqual([note.id]);
+    expect(await ids('thread_view', { event_id: note.id, limit: 20 })).toEqual([note.id]);
   });
 
   it('a reply with profiles carries the profile as it is now (a feed of notes)', async () => {
