@@ -8,7 +8,7 @@ import './styles/tabs.css';
 import './styles/feed.css';
 import './styles/sidebar.css';
 import './styles/settings-menu.css';
-import { applyAnimated, applyTheme, storedAnimated, storedTheme } from './theme';
+import { applyAnimated, applyTheme, applyThemeColor, storedAnimated, storedTheme } from './theme';
 import { connect, holdWorkerStart } from './worker-client';
 import { startSignerBridge } from './lib/signerBridge';
 import { trackActivity } from './lib/activity';
@@ -55,6 +55,7 @@ function startPwaLater(): void {
 }
 
 function afterFirstPaint(): void {
+  applyThemeColor();
   firstScreenUp();
   startPwaLater();
 }
@@ -68,7 +69,7 @@ function AfterFirstPaint({ then }: { then: () => void }) {
 }
 
 performance.mark('strucc:main');
-applyTheme(storedTheme());
+applyTheme(storedTheme(), { themeColor: false });
 applyAnimated(storedAnimated());
 // A first visit greets the worker before React renders, so the socket handshake overlaps the first
 // render. A revisit of the home screen paints the kept cards first and then starts the worker.

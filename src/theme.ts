@@ -17,11 +17,26 @@ export function storedTheme(): Theme {
   }
 }
 
-export function applyTheme(theme: Theme): void {
-  document.documentElement.dataset.theme = theme;
+/**
+ * Writes the theme on <html> only when it differs: index.html has already set the stored one, and any
+ * write of the attribute restyles the whole page (the painted copy on a revisit). themeColor: false
+ * leaves the browser bar's colour to applyThemeColor, for the first screen (see there).
+ */
+export function applyTheme(theme: Theme, { themeColor = true } = {}): void {
+  const root = document.documentElement;
+  if (root.dataset.theme !== theme) root.dataset.theme = theme;
+  if (themeColor) applyThemeColor();
+}
+
+/**
+ * The browser bar takes the theme's background. Reading it computes the style of the whole page, so
+ * at start main.tsx calls this after the first paint instead of forcing that work while the page's
+ * modules run (a revisit of /home restyled its painted copy for it before the first frame).
+ */
+export function applyThemeColor(): void {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
   const bg = getComputedStyle(document.documentElement).getPropertyValue('--bg').trim();
-  if (meta && bg) meta.content = bg;
+  if (meta && bg && meta.content !== bg) meta.content = bg;
 }
 
 export function setTheme(theme: Theme): void {
@@ -47,7 +62,9 @@ export function storedAnimated(): boolean {
 
 /** <html data-animated="false"> switches transitions and animations off (base.css). */
 export function applyAnimated(animated: boolean): void {
-  document.documentElement.dataset.animated = animated ? 'true' : 'false';
+  const value = animated ? 'true' : 'false';
+  // base.css matches [data-animated='false'] *: any write of it restyles every element, so an unchanged one is left alone.
+  if (document.documentElement.dataset.animated !== value) document.documentElement.dataset.animated = value;
 }
 
 export function setAnimated(animated: boolean): void {

@@ -53,8 +53,9 @@ function startScript(workerUrl: string, homeChunks: string[]): string {
         try {
           if (typeof SharedWorker !== 'function') return;
           // A revisit of /home with kept cards paints them first; main.tsx starts the worker after.
-          var kept = JSON.parse(localStorage.getItem('strucc:firstScreen') || 'null');
-          if (home && kept && kept.notes && kept.notes.length) return;
+          // A text search, not JSON.parse: the kept screen (src/lib/firstScreen.ts) is tens of kB, and
+          // main.tsx parses it again anyway; JSON.stringify writes a non-empty notes array this way only.
+          if (home && (localStorage.getItem('strucc:firstScreen') || '').indexOf('"notes":[{') >= 0) return;
           window.__struccWorker = new SharedWorker(${JSON.stringify(workerUrl)}, { type: 'module', name: 'strucc' });
         } catch (e) {}
       })();

@@ -39,7 +39,11 @@ export function startRequest<T>(
   options: RequestOptions = {},
 ): () => void {
   let live = true;
-  set((prev) => ({ data: options.keep ? prev.data : undefined, error: undefined, loading: true }));
+  // A state that already reads "loading" (useRequest's first one) stays the same object, so React
+  // skips the render: every note card with a NIP-05 address otherwise drew itself twice on mount.
+  set((prev) =>
+    prev.loading && prev.error === undefined && (options.keep || prev.data === undefined) ? prev : { data: options.keep ? prev.data : undefined, error: undefined, loading: true },
+  );
   const run = () => {
     let answer: Promise<T>;
     try {

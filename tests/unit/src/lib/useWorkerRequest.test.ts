@@ -45,6 +45,24 @@ describe('startRequest', () => {
     expect(h.get()).toEqual({ data: 7, error: undefined, loading: false });
   });
 
+  it('keeps a state that already reads loading as the same object (React then skips the render)', async () => {
+    const first = { data: undefined, error: undefined, loading: true };
+    const h = holder<number>(first);
+    const d = deferred<number>();
+    startRequest(() => d.promise, h.set);
+    expect(h.seen[0]).toBe(first);
+    // An earlier answer or error is not a loading state: it is replaced.
+    const answered = holder<number>({ data: 3, error: undefined, loading: false });
+    startRequest(() => d.promise, answered.set);
+    expect(answered.get()).toEqual({ data: undefined, error: undefined, loading: true });
+    const failed = holder<number>({ data: undefined, error: new Error('x'), loading: false });
+    startRequest(() => d.promise, failed.set);
+    expect(failed.get()).toEqual({ data: undefined, error: undefined, loading: true });
+    d.resolve(7);
+    await settle();
+    expect(h.get()).toEqual({ data: 7, error: undefined, loading: false });
+  });
+
   it('holds the error of a failed run, and of a load that throws before its promise', async () => {
     const h = holder<number>();
     startRequest(() => Promise.reject(new Error('elutasítva')), h.set);
