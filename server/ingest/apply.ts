@@ -1,7 +1,8 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { write, writeRows } from '../store/db.ts';
 import { forgetContactList, recordContactList } from './contact-history.ts';
-import { applyDeletion, isTombstoned } from './delete.ts';
+import { applyDeletion, arrivalOf } from './delete.ts';
 import { INDEXERS } from './indexers.ts';
 import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
 import { hasMedia, quotedRefs, replyInfo, type Ref } from './replies.ts';
@@ -25,25 +26,22 @@ const MAX_TAG_VALUE = 1024;
  * Runs inside the batch transaction; throws only on database failure.
  */
 export async function applyEvent(tx: Queryable, event: NostrEvent, now: number): Promise<ApplyOutcome> {
-  if (await isTombstoned(tx, event)) return { ok: false, reason: 'blocked: deleted', visible: false, deleted: [] };
-  if (await tx.get('SELECT 1 AS x FROM events WHERE id = ?', [event.id])) {
-    return { ok: true, reason: 'duplicate: already have this event', visible: false, deleted: [] };
-  }
+  const arrival = await arrivalOf(tx, event);
+  if (arrival.tombstoned) return { ok: false, reason: 'blocked: deleted', visible: false, deleted: [] };
+  if (arrival.stored) return { ok: true, reason: 'duplicate: already have this event', visible: false, deleted: [] };
   if (event.kind === 3) await recordContactList(tx, event);
 
   let replaced: string | null = null;
   let replacedAt = 0;
   if (hasPointer(event.kind)) {
     const d = pointerD(event.kind, event.tags);
-    const current = await tx.get<{ event_id: string; created_at: number }>(
-      'SELECT event_id, created_at FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?',
-      [event.pubkey, event.kind, d],
-    );
+    // Read before recordContactList's writes, which touch only contact_list_history.
+    const current = arrival.current;
     // Newest wins; on a tie the lowest id, for every kind (NIP-01; our decision over Primal's last-import-wins).
     const wins = !current || event.created_at > current.created_at || (event.created_at === current.created_at && event.id < current.event_id);
     // A superseded version is accepted but not kept: storage must not grow with every profile edit.
     if (!wins) return { ok: true, reason: '', visible: false, deleted: [] };
-    await tx.run(
+    await write(tx, 
       `INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (pubkey, kind, d) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at`,
       [event.pubkey, event.kind, d, event.id, event.created_at],
@@ -51,10 +49,10 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
     if (current) {
       replaced = current.event_id;
       replacedAt = Number(current.created_at);
-      await tx.run('DELETE FROM event_tags WHERE event_id = ?', [replaced]);
+      await write(tx, 'DELETE FROM event_tags WHERE event_id = ?', [replaced]);
     }
   }
-  await tx.run('INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+  await write(tx, 'INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
     event.id,
     event.pubkey,
     event.created_at,
@@ -77,14 +75,14 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
   else if (event.kind === 9735) await applyZap(tx, event, now);
   if (POST_KINDS.has(event.kind)) await applyPost(tx, event, now, replaced);
   // Actions that arrived first left a provisional row; a target that is not a post gets no stats.
-  else await tx.run('DELETE FROM event_stats WHERE event_id = ?', [event.id]);
+  else await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
   for (const indexer of INDEXERS) {
     for (const id of deleted) await indexer.onDelete?.(tx, id, now);
     await indexer.onEvent(tx, event, now);
   }
   // Only now: indexers diff the new version against the one it replaced (index-followers.ts).
   if (replaced) {
-    await tx.run('DELETE FROM events WHERE id = ?', [replaced]);
+    await write(tx, 'DELETE FROM events WHERE id = ?', [replaced]);
     if (POST_KINDS.has(event.kind)) await keepVersionId(tx, event, replaced, replacedAt);
   }
   return { ok: true, reason: '', visible: true, deleted };
@@ -95,7 +93,7 @@ export const MAX_REPLACED_VERSIONS = 200;
 
 async function keepVersionId(tx: Queryable, event: NostrEvent, replaced: string, replacedAt: number): Promise<void> {
   const d = pointerD(event.kind, event.tags);
-  await tx.run(
+  await write(tx, 
     'INSERT INTO replaced_versions (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     [event.pubkey, event.kind, d, replaced, replacedAt],
   );
@@ -104,7 +102,7 @@ async function keepVersionId(tx: Queryable, event: NostrEvent, replaced: string,
     [event.pubkey, event.kind, d],
   );
   if (cut) {
-    await tx.run('DELETE FROM replaced_versions WHERE pubkey = ? AND kind = ? AND d = ? AND created_at <= ?', [event.pubkey, event.kind, d, Number(cut.created_at)]);
+    await write(tx, 'DELETE FROM replaced_versions WHERE pubkey = ? AND kind = ? AND d = ? AND created_at <= ?', [event.pubkey, event.kind, d, Number(cut.created_at)]);
   }
 }
 
@@ -121,11 +119,11 @@ async function insertTags(tx: Queryable, event: NostrEvent): Promise<void> {
     if (typeof name !== 'string' || name.length !== 1 || typeof value !== 'string' || value.length > MAX_TAG_VALUE) continue;
     params.push(event.id, name, value, event.kind, event.created_at);
     if (params.length === TAG_ROWS * 5) {
-      await tx.run(tagInsert(TAG_ROWS), params);
+      await write(tx, tagInsert(TAG_ROWS), params);
       params = [];
     }
   }
-  if (params.length > 0) await tx.run(tagInsert(params.length / 5), params);
+  if (params.length > 0) await write(tx, tagInsert(params.length / 5), params);
 }
 
 /** The current event id behind a ref, or null when an address has no known version yet. */
@@ -152,13 +150,13 @@ async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced
   const reply = REPLY_KINDS.has(event.kind) ? replyInfo(event) : null;
   const parent = reply ? ((await resolveRef(tx, reply.parent)) ?? reply.parent.value) : null;
   const root = reply ? ((await resolveRef(tx, reply.root)) ?? reply.root.value) : null;
-  await tx.run(
+  await write(tx, 
     `INSERT INTO posts (event_id, pubkey, created_at, kind, is_reply, parent_id, root_id, has_media) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (event_id) DO NOTHING`,
     [event.id, event.pubkey, event.created_at, event.kind, reply ? 1 : 0, parent, root, hasMedia(event) ? 1 : 0],
   );
   // Counters may already hold actions that arrived before this event: keep them, fill in who and when.
-  await tx.run(
+  await write(tx, 
     `INSERT INTO event_stats (event_id, author, created_at, kind) VALUES (?, ?, ?, ?)
      ON CONFLICT (event_id) DO UPDATE SET author = excluded.author, created_at = excluded.created_at, kind = excluded.kind`,
     [event.id, event.pubkey, event.created_at, event.kind],
@@ -193,26 +191,26 @@ async function carryOver(tx: Queryable, oldId: string, newId: string): Promise<v
   );
   if (old) {
     const cols = ['likes', 'replies', 'mentions', 'reposts', 'zaps', 'satszapped', 'score', 'score24h'];
-    await tx.run(
+    await write(tx, 
       `INSERT INTO event_stats (event_id, author, created_at, kind, ${cols.join(', ')}) VALUES (?, '', 0, 0, ${cols.map(() => '?').join(', ')})
        ON CONFLICT (event_id) DO UPDATE SET ${cols.map((c) => `${c} = event_stats.${c} + excluded.${c}`).join(', ')}`,
       [newId, ...cols.map((c) => Number(old[c]))],
     );
-    await tx.run('DELETE FROM event_stats WHERE event_id = ?', [oldId]);
+    await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [oldId]);
   }
-  await tx.run(
+  await write(tx, 
     'DELETE FROM event_action_refs WHERE event_id = ? AND ref_event_id IN (SELECT ref_event_id FROM event_action_refs WHERE event_id = ?)',
     [oldId, newId],
   );
-  await tx.run('UPDATE event_action_refs SET event_id = ? WHERE event_id = ?', [newId, oldId]);
-  await tx.run('DELETE FROM event_actions WHERE event_id = ? AND pubkey IN (SELECT pubkey FROM event_actions WHERE event_id = ?)', [
+  await write(tx, 'UPDATE event_action_refs SET event_id = ? WHERE event_id = ?', [newId, oldId]);
+  await write(tx, 'DELETE FROM event_actions WHERE event_id = ? AND pubkey IN (SELECT pubkey FROM event_actions WHERE event_id = ?)', [
     oldId,
     newId,
   ]);
-  await tx.run('UPDATE event_actions SET event_id = ? WHERE event_id = ?', [newId, oldId]);
-  await tx.run('UPDATE score_expiry SET event_id = ? WHERE event_id = ?', [newId, oldId]);
-  await tx.run('UPDATE zaps SET target_event_id = ? WHERE target_event_id = ?', [newId, oldId]);
-  await tx.run('DELETE FROM posts WHERE event_id = ?', [oldId]);
+  await write(tx, 'UPDATE event_actions SET event_id = ? WHERE event_id = ?', [newId, oldId]);
+  await write(tx, 'UPDATE score_expiry SET event_id = ? WHERE event_id = ?', [newId, oldId]);
+  await write(tx, 'UPDATE zaps SET target_event_id = ? WHERE target_event_id = ?', [newId, oldId]);
+  await write(tx, 'DELETE FROM posts WHERE event_id = ?', [oldId]);
 }
 
 async function applyReaction(tx: Queryable, event: NostrEvent, now: number): Promise<void> {
@@ -251,7 +249,7 @@ async function applyZap(tx: Queryable, event: NostrEvent, now: number): Promise<
     }
     if (!target || !ZAPPABLE_KINDS.has(target.kind)) return;
   }
-  await tx.run(
+  await write(tx, 
     `INSERT INTO zaps (receipt_id, target_event_id, sender, receiver, amount_sats, created_at, message) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (receipt_id) DO NOTHING`,
     [zap.receiptId, zap.target, zap.sender, zap.receiver, zap.amountSats, zap.createdAt, zap.message],
@@ -268,9 +266,16 @@ async function applyFollows(tx: Queryable, event: NostrEvent): Promise<void> {
   for (const t of event.tags) if (t[0] === 'p' && isHex64(t[1])) next.add(t[1]);
   const rows = await tx.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ?', [event.pubkey]);
   const before = new Set(rows.map((r) => r.follows));
-  for (const pk of before) if (!next.has(pk)) await tx.run('DELETE FROM follows WHERE pubkey = ? AND follows = ?', [event.pubkey, pk]);
-  for (const pk of next) {
-    if (!before.has(pk)) await tx.run('INSERT INTO follows (pubkey, follows) VALUES (?, ?) ON CONFLICT DO NOTHING', [event.pubkey, pk]);
+  // A contact list holds hundreds of follows: rows go in and out a statement per chunk, not per follow.
+  const gone = [...before].filter((pk) => !next.has(pk));
+  for (let i = 0; i < gone.length; i += FOLLOW_CHUNK) {
+    const chunk = gone.slice(i, i + FOLLOW_CHUNK);
+    await write(tx, `DELETE FROM follows WHERE pubkey = ? AND follows IN (${chunk.map(() => '?').join(', ')})`, [event.pubkey, ...chunk]);
   }
+  const added = [...next].filter((pk) => !before.has(pk)).map((pk) => [event.pubkey, pk]);
+  await writeRows(tx, (values) => `INSERT INTO follows (pubkey, follows) VALUES ${values} ON CONFLICT DO NOTHING`, 2, added);
 }
+
+/** Unfollowed pubkeys per DELETE (well below either store's limit on parameters). */
+const FOLLOW_CHUNK = 500;
 

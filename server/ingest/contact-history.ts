@@ -5,6 +5,7 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 
 export const RECOVERY_DAYS = 30;
 
@@ -31,7 +32,7 @@ export async function recordContactList(tx: Queryable, event: NostrEvent): Promi
     const better = follows > f || (follows === f && (event.created_at > at || (event.created_at === at && event.id < cur.event_id)));
     if (!better) return;
   }
-  await tx.run(
+  await write(tx, 
     `INSERT INTO contact_list_history (pubkey, day, event_id, created_at, follows, tags, content, sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (pubkey, day) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at, follows = excluded.follows,
        tags = excluded.tags, content = excluded.content, sig = excluded.sig`,
@@ -41,12 +42,12 @@ export async function recordContactList(tx: Queryable, event: NostrEvent): Promi
     `SELECT day FROM contact_list_history WHERE pubkey = ? ORDER BY day DESC LIMIT 1 OFFSET ${RECOVERY_DAYS}`,
     [event.pubkey],
   );
-  if (oldest) await tx.run('DELETE FROM contact_list_history WHERE pubkey = ? AND day <= ?', [event.pubkey, Number(oldest.day)]);
+  if (oldest) await write(tx, 'DELETE FROM contact_list_history WHERE pubkey = ? AND day <= ?', [event.pubkey, Number(oldest.day)]);
 }
 
 /** A deleted kind 3 leaves the history too. */
 export async function forgetContactList(tx: Queryable, eventId: string): Promise<void> {
-  await tx.run('DELETE FROM contact_list_history WHERE event_id = ?', [eventId]);
+  await write(tx, 'DELETE FROM contact_list_history WHERE event_id = ?', [eventId]);
 }
 
 /** The kept versions of `pubkey`, newest day first. */

@@ -5,6 +5,7 @@
 import { replaceableOf } from '../cache/data.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { isHex64 } from './verify.ts';
 
@@ -24,7 +25,7 @@ function receiverOf(ev: NostrEvent): string | undefined {
 
 /** Adds `unread` to (owner, peer) and moves its latest message forward when this one is newer. */
 async function bump(tx: Queryable, owner: string, peer: string, unread: number, ev: NostrEvent): Promise<void> {
-  await tx.run(
+  await write(tx, 
     `INSERT INTO dm_threads (owner, peer, cnt, latest_at, latest_event_id) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (owner, peer) DO UPDATE SET
        cnt = dm_threads.cnt + excluded.cnt,
@@ -39,7 +40,7 @@ async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
   const receiver = receiverOf(ev);
   if (!receiver) return;
   const sender = ev.pubkey;
-  await tx.run(
+  await write(tx, 
     `INSERT INTO dm_messages (event_id, sender, receiver, pair, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (event_id) DO NOTHING`,
     [ev.id, sender, receiver, dmPair(sender, receiver), ev.created_at],
@@ -58,8 +59,8 @@ export async function markDmThreadRead(tx: Queryable, owner: string, peer: strin
   const row = await tx.get<{ cnt: number | string }>('SELECT cnt FROM dm_threads WHERE owner = ? AND peer = ?', [owner, peer]);
   const cnt = Number(row?.cnt ?? 0);
   if (cnt <= 0) return;
-  await tx.run('UPDATE dm_threads SET cnt = 0 WHERE owner = ? AND peer = ?', [owner, peer]);
-  await tx.run('UPDATE dm_threads SET cnt = CASE WHEN cnt > ? THEN cnt - ? ELSE 0 END WHERE owner = ? AND peer = ?', [
+  await write(tx, 'UPDATE dm_threads SET cnt = 0 WHERE owner = ? AND peer = ?', [owner, peer]);
+  await write(tx, 'UPDATE dm_threads SET cnt = CASE WHEN cnt > ? THEN cnt - ? ELSE 0 END WHERE owner = ? AND peer = ?', [
     cnt,
     cnt,
     owner,
@@ -74,10 +75,10 @@ async function refreshLatest(tx: Queryable, owner: string, peer: string): Promis
     [dmPair(owner, peer)],
   );
   if (!row) {
-    await tx.run('DELETE FROM dm_threads WHERE owner = ? AND peer = ?', [owner, peer]);
+    await write(tx, 'DELETE FROM dm_threads WHERE owner = ? AND peer = ?', [owner, peer]);
     return;
   }
-  await tx.run('UPDATE dm_threads SET latest_at = ?, latest_event_id = ? WHERE owner = ? AND peer = ?', [
+  await write(tx, 'UPDATE dm_threads SET latest_at = ?, latest_event_id = ? WHERE owner = ? AND peer = ?', [
     Number(row.created_at),
     row.event_id,
     owner,
@@ -94,7 +95,7 @@ async function onDelete(tx: Queryable, deletedId: string): Promise<void> {
     deletedId,
   ]);
   if (!msg) return;
-  await tx.run('DELETE FROM dm_messages WHERE event_id = ?', [deletedId]);
+  await write(tx, 'DELETE FROM dm_messages WHERE event_id = ?', [deletedId]);
   const stale = await tx.all<{ owner: string; peer: string }>(
     'SELECT owner, peer FROM dm_threads WHERE latest_event_id = ? AND owner IN (?, ?)',
     [deletedId, msg.sender, msg.receiver],

@@ -1,5 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { writeRows } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { DAY } from './scores.ts';
 import { isHex64 } from './verify.ts';
@@ -50,13 +51,14 @@ export const followersIndexer: Indexer = {
         chunk,
       );
       const counts = new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
-      for (const pk of chunk) {
-        await tx.run(
-          `INSERT INTO follower_days (pubkey, day, increase, cnt) VALUES (?, ?, ?, ?)
+      // One statement per up to 64 followed users (keys are distinct: one row per pubkey of the diff).
+      await writeRows(
+        tx,
+        (values) => `INSERT INTO follower_days (pubkey, day, increase, cnt) VALUES ${values}
            ON CONFLICT (pubkey, day) DO UPDATE SET increase = follower_days.increase + excluded.increase, cnt = excluded.cnt`,
-          [pk, day, delta.get(pk)!, counts.get(pk) ?? 0],
-        );
-      }
+        4,
+        chunk.map((pk) => [pk, day, delta.get(pk)!, counts.get(pk) ?? 0]),
+      );
     }
   },
 };

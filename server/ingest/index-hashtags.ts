@@ -1,5 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 
 /** A note with more tags than this is tag spam; its first ones still count. */
@@ -29,17 +30,20 @@ export const hashtagsIndexer: Indexer = {
     if (event.kind !== 1) return;
     const tags = hashtagsOf(event);
     if (!tags.length) return;
-    const followers = await tx.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM follows WHERE follows = ?', [event.pubkey]);
-    const posts = await tx.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM posts WHERE pubkey = ?', [event.pubkey]);
-    const weight = Number(followers?.n ?? 0) / Math.max(1, Number(posts?.n ?? 0));
+    // Both counts in one query: on PostgreSQL every query is a round trip.
+    const counts = await tx.get<{ followers: unknown; posts: unknown }>(
+      'SELECT (SELECT COUNT(*) FROM follows WHERE follows = ?) AS followers, (SELECT COUNT(*) FROM posts WHERE pubkey = ?) AS posts',
+      [event.pubkey, event.pubkey],
+    );
+    const weight = Number(counts?.followers ?? 0) / Math.max(1, Number(counts?.posts ?? 0));
     for (const tag of tags) {
-      await tx.run(
+      await write(tx, 
         `INSERT INTO hashtag_uses (event_id, hashtag, created_at, weight) VALUES (?, ?, ?, ?) ON CONFLICT (event_id, hashtag) DO NOTHING`,
         [event.id, tag, event.created_at, weight],
       );
     }
   },
   async onDelete(tx: Queryable, deletedId: string): Promise<void> {
-    await tx.run('DELETE FROM hashtag_uses WHERE event_id = ?', [deletedId]);
+    await write(tx, 'DELETE FROM hashtag_uses WHERE event_id = ?', [deletedId]);
   },
 };

@@ -7,6 +7,7 @@ import { inChunks, replaceableOf, sqlMarks } from '../cache/data.ts';
 import type { NostrEvent } from '../context.ts';
 import { parseSettingsContent } from '../moderation/settings-store.ts';
 import type { Queryable } from '../store/db.ts';
+import { write, writeRows } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { notificationsFrom, type Candidate, type Sourced } from './notification-sources.ts';
 import { makeNotification, N, TYPE_NAMES } from './notification-types.ts';
@@ -117,21 +118,37 @@ async function gate(tx: Queryable, s: Sourced): Promise<Candidate[]> {
   return kept;
 }
 
+/** PostgreSQL: notifications in, and their counters moved for the new ones only, in one statement. */
+const pgNotify = (values: string) => `WITH added AS (
+    INSERT INTO notifications (pubkey, id, created_at, type, source_id, content) VALUES ${values}
+    ON CONFLICT (pubkey, id) DO NOTHING RETURNING pubkey, type)
+  INSERT INTO notification_counts (pubkey, type, cnt) SELECT pubkey, type, COUNT(*) FROM added GROUP BY pubkey, type
+  ON CONFLICT (pubkey, type) DO UPDATE SET cnt = notification_counts.cnt + excluded.cnt`;
+
 async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
   const sourced = await notificationsFrom(tx, ev);
   if (!sourced) return;
-  for (const c of await gate(tx, sourced)) {
+  const rows = (await gate(tx, sourced)).map((c) => {
     const n = makeNotification(c.recipient, sourced.createdAt, c.type, c.args);
+    return [c.recipient, n.id, n.created_at, n.type, ev.id, JSON.stringify(n)];
+  });
+  if (tx.dialect === 'postgres') {
+    // A contact list notifies every followed user: a statement per up to 64 of them, none awaited in a
+    // pipelined import (write()). Recipients are distinct (gate keeps one candidate per recipient).
+    await writeRows(tx, pgNotify, 6, rows);
+    return;
+  }
+  for (const row of rows) {
     const inserted = await tx.run(
       `INSERT INTO notifications (pubkey, id, created_at, type, source_id, content) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (pubkey, id) DO NOTHING`,
-      [c.recipient, n.id, n.created_at, n.type, ev.id, JSON.stringify(n)],
+      row,
     );
     if (!inserted.changes) continue;
-    await tx.run(
+    await write(tx,
       `INSERT INTO notification_counts (pubkey, type, cnt) VALUES (?, ?, 1)
        ON CONFLICT (pubkey, type) DO UPDATE SET cnt = notification_counts.cnt + 1`,
-      [c.recipient, c.type],
+      [row[0], row[3]],
     );
   }
 }
@@ -156,9 +173,9 @@ async function onDelete(tx: Queryable, deletedId: string): Promise<void> {
   const seen = new Map(seenRows.map((r) => [r.pubkey, Number(r.seen_until)]));
   for (const r of rows) {
     if (Number(r.created_at) <= (seen.get(r.pubkey) ?? -1)) continue;
-    await tx.run('UPDATE notification_counts SET cnt = cnt - 1 WHERE pubkey = ? AND type = ? AND cnt > 0', [r.pubkey, Number(r.type)]);
+    await write(tx, 'UPDATE notification_counts SET cnt = cnt - 1 WHERE pubkey = ? AND type = ? AND cnt > 0', [r.pubkey, Number(r.type)]);
   }
-  await tx.run('DELETE FROM notifications WHERE source_id = ?', [deletedId]);
+  await write(tx, 'DELETE FROM notifications WHERE source_id = ?', [deletedId]);
 }
 
 export const notificationIndexer: Indexer = {

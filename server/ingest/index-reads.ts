@@ -1,5 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { pointerD } from './kinds.ts';
 
@@ -45,15 +46,15 @@ export const readsIndexer: Indexer = {
     if (event.kind !== 30023) return;
     const d = pointerD(event.kind, event.tags);
     const published = publishedAt(event);
-    await tx.run(
+    await write(tx, 
       `INSERT INTO articles (pubkey, d, event_id, created_at, published_at, words) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (pubkey, d) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at,
          published_at = excluded.published_at, words = excluded.words`,
       [event.pubkey, d, event.id, event.created_at, published, words(event.content)],
     );
-    await tx.run('DELETE FROM article_topics WHERE pubkey = ? AND d = ?', [event.pubkey, d]);
+    await write(tx, 'DELETE FROM article_topics WHERE pubkey = ? AND d = ?', [event.pubkey, d]);
     for (const topic of topicsOf(event)) {
-      await tx.run('INSERT INTO article_topics (pubkey, d, topic, published_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+      await write(tx, 'INSERT INTO article_topics (pubkey, d, topic, published_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
         event.pubkey,
         d,
         topic,
@@ -64,7 +65,7 @@ export const readsIndexer: Indexer = {
   async onDelete(tx: Queryable, deletedId: string): Promise<void> {
     const row = await tx.get<{ pubkey: string; d: string }>('SELECT pubkey, d FROM articles WHERE event_id = ?', [deletedId]);
     if (!row) return;
-    await tx.run('DELETE FROM articles WHERE pubkey = ? AND d = ?', [row.pubkey, row.d]);
-    await tx.run('DELETE FROM article_topics WHERE pubkey = ? AND d = ?', [row.pubkey, row.d]);
+    await write(tx, 'DELETE FROM articles WHERE pubkey = ? AND d = ?', [row.pubkey, row.d]);
+    await write(tx, 'DELETE FROM article_topics WHERE pubkey = ? AND d = ?', [row.pubkey, row.d]);
   },
 };

@@ -6,6 +6,7 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
+import { write } from '../store/db.ts';
 import { countWords, docKey, hashtagsOf, indexText, mediaFlags, tagToken, terms } from '../search/tokens.ts';
 import { PG_TS_CONFIG } from '../store/search-schema.ts';
 import type { Indexer } from './indexers.ts';
@@ -61,10 +62,10 @@ interface DocRow {
 const DOC_COLS = 'doc, event_id, pubkey, kind, address, parent_id, long_reply';
 
 async function removeDoc(tx: Queryable, doc: DocRow): Promise<void> {
-  if (tx.dialect === 'sqlite') await tx.run('DELETE FROM search_fts WHERE rowid = ?', [doc.doc]);
-  await tx.run('DELETE FROM search_docs WHERE doc = ?', [doc.doc]);
+  if (tx.dialect === 'sqlite') await write(tx, 'DELETE FROM search_fts WHERE rowid = ?', [doc.doc]);
+  await write(tx, 'DELETE FROM search_docs WHERE doc = ?', [doc.doc]);
   if (Number(doc.long_reply) && doc.parent_id) {
-    await tx.run('UPDATE search_docs SET long_replies = long_replies - 1 WHERE event_id = ? AND long_replies > 0', [doc.parent_id]);
+    await write(tx, 'UPDATE search_docs SET long_replies = long_replies - 1 WHERE event_id = ? AND long_replies > 0', [doc.parent_id]);
   }
 }
 
@@ -80,9 +81,9 @@ function lnAddressOf(fields: Record<string, string>): string | null {
 async function removeUser(tx: Queryable, pubkey: string): Promise<void> {
   if (tx.dialect === 'sqlite') {
     const old = await tx.get<{ id: number }>('SELECT id FROM search_users WHERE pubkey = ?', [pubkey]);
-    if (old) await tx.run('DELETE FROM search_user_fts WHERE rowid = ?', [old.id]);
+    if (old) await write(tx, 'DELETE FROM search_user_fts WHERE rowid = ?', [old.id]);
   }
-  await tx.run('DELETE FROM search_users WHERE pubkey = ?', [pubkey]);
+  await write(tx, 'DELETE FROM search_users WHERE pubkey = ?', [pubkey]);
 }
 
 /** user_search's row of a profile (search-schema.ts userSchema): its name words and its lightning address. */
@@ -95,11 +96,11 @@ async function indexUser(tx: Queryable, pubkey: string, content: string): Promis
   if (tx.dialect === 'sqlite') {
     await removeUser(tx, pubkey);
     const row = await tx.get<{ id: number }>('INSERT INTO search_users (pubkey, lud16) VALUES (?, ?) RETURNING id', [pubkey, lud16]);
-    await tx.run('INSERT INTO search_user_fts (rowid, names) VALUES (?, ?)', [row!.id, names]);
+    await write(tx, 'INSERT INTO search_user_fts (rowid, names) VALUES (?, ?)', [row!.id, names]);
     return;
   }
   // Lexemes as they are: the words are folded already, and a name is not stemmed.
-  await tx.run(
+  await write(tx, 
     `INSERT INTO search_users (pubkey, lud16, names) VALUES (?, ?, array_to_tsvector(string_to_array(?, ' ')))
      ON CONFLICT (pubkey) DO UPDATE SET lud16 = excluded.lud16, names = excluded.names`,
     [pubkey, lud16, names],
@@ -118,6 +119,24 @@ const PG_DOC_INSERT = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
 /** Events of one second share a key now and then: the next free key keeps both (key order stays time order). */
 const MAX_KEY_PROBES = 64;
 
+/**
+ * PG_DOC_INSERT with the first free key of doc … doc + MAX_KEY_PROBES chosen by PostgreSQL (see
+ * indexEvent); none free leaves doc NULL, which its NOT NULL refuses.
+ */
+const PG_DOC_INSERT_FREE_KEY = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
+  VALUES ((SELECT k FROM generate_series(?::bigint, ?::bigint) AS k
+           WHERE NOT EXISTS (SELECT 1 FROM search_docs s WHERE s.doc = k) ORDER BY k LIMIT 1),
+          ${DOC_INSERT_COLS.split(',').slice(1).map(() => '?').join(', ')}, to_tsvector('${PG_TS_CONFIG}', ?) || array_to_tsvector(string_to_array(?, ' ')))
+  ON CONFLICT (event_id) DO NOTHING`;
+/** The same, and the parent's count of long replies goes up when the doc is new. */
+const PG_DOC_INSERT_FREE_KEY_LONG = `WITH added AS (${PG_DOC_INSERT_FREE_KEY} RETURNING 1)
+  UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ? AND EXISTS (SELECT 1 FROM added)`;
+
+const POST_OF =
+  '(SELECT is_reply FROM posts WHERE event_id = ?) AS is_reply, (SELECT parent_id FROM posts WHERE event_id = ?) AS parent_id';
+const EARLIER_LONG_REPLIES =
+  '(SELECT COUNT(*) FROM posts p JOIN search_docs r ON r.event_id = p.event_id WHERE p.parent_id = ? AND r.long_reply = 1) AS n';
+
 async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promise<void> {
   if (!SEARCH_KINDS.has(event.kind)) return;
   let address = '';
@@ -129,22 +148,23 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
   }
   if (event.kind === 0 && users) await indexUser(tx, event.pubkey, event.content);
 
-  const post = REPLY_KINDS.has(event.kind)
-    ? await tx.get<{ is_reply: number; parent_id: string | null }>('SELECT is_reply, parent_id FROM posts WHERE event_id = ?', [event.id])
-    : undefined;
-  const isReply = Number(post?.is_reply ?? 0) ? 1 : 0;
-  const parent = isReply ? (post?.parent_id ?? null) : null;
+  // Its own posts row (a reply's parent) and the long replies that arrived before it (posts has the
+  // parent index), in one query where both are wanted: on PostgreSQL every query is a round trip.
+  const wantPost = REPLY_KINDS.has(event.kind);
+  const wantEarlier = event.kind !== 0;
+  const known =
+    wantPost || wantEarlier
+      ? await tx.get<{ is_reply: number | null; parent_id: string | null; n: number | string | null }>(
+          `SELECT ${wantPost ? POST_OF : 'NULL AS is_reply, NULL AS parent_id'}, ${wantEarlier ? EARLIER_LONG_REPLIES : 'NULL AS n'}`,
+          [...(wantPost ? [event.id, event.id] : []), ...(wantEarlier ? [event.id] : [])],
+        )
+      : undefined;
+  const isReply = Number(known?.is_reply ?? 0) ? 1 : 0;
+  const parent = isReply ? (known?.parent_id ?? null) : null;
   const chars = [...event.content].length;
   const longReply = isReply && parent && chars >= LONG_REPLY_CHARS ? 1 : 0;
   const media = event.kind === 0 ? { image: false, video: false, audio: false, url: false } : mediaFlags(event.kind, event.tags, event.content);
-  // Replies that arrived before this event (posts has the parent index).
-  const earlier =
-    event.kind === 0
-      ? undefined
-      : await tx.get<{ n: number | string }>(
-          'SELECT COUNT(*) AS n FROM posts p JOIN search_docs r ON r.event_id = p.event_id WHERE p.parent_id = ? AND r.long_reply = 1',
-          [event.id],
-        );
+  const earlier = wantEarlier ? { n: known?.n ?? 0 } : undefined;
   const hasSummary = event.kind === 30023 && tagValue(event.tags, 'summary').trim() !== '' ? 1 : 0;
   const body = indexText(searchText(event), MAX_TERMS);
   const tags = event.kind === 0 ? [] : hashtagsOf(event.tags, event.content);
@@ -157,14 +177,24 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
   const sqlite = tx.dialect === 'sqlite';
   if (!sqlite) values.push(body, tags.map((t) => `#${t}`).join(' '));
   let doc = docKey(event.id, event.created_at);
+  if (!sqlite && tx.write) {
+    // A pipelined import (PostgreSQL): the free key is found in the statement, so nothing waits for its
+    // answer. A key taken meanwhile by another process, or no free key in reach, is a unique violation
+    // on doc: the group is then written again one event at a time, through the loop below.
+    const [, ...rest] = values;
+    await write(tx, longReply ? PG_DOC_INSERT_FREE_KEY_LONG : PG_DOC_INSERT_FREE_KEY, [
+      doc, doc + MAX_KEY_PROBES, ...rest, ...(longReply ? [parent] : []),
+    ]);
+    return;
+  }
   for (let probe = 0; ; probe++, doc++) {
     values[0] = doc;
     if ((await tx.run(sqlite ? SQLITE_DOC_INSERT : PG_DOC_INSERT, values)).changes > 0) break;
     // Nothing inserted: either this event is indexed already, or another one holds the key.
     if (probe >= MAX_KEY_PROBES || (await tx.get('SELECT 1 AS x FROM search_docs WHERE event_id = ?', [event.id]))) return;
   }
-  if (sqlite) await tx.run('INSERT INTO search_fts (rowid, body, tags) VALUES (?, ?, ?)', [doc, body, tags.map(tagToken).join(' ')]);
-  if (longReply) await tx.run('UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ?', [parent]);
+  if (sqlite) await write(tx, 'INSERT INTO search_fts (rowid, body, tags) VALUES (?, ?, ?)', [doc, body, tags.map(tagToken).join(' ')]);
+  if (longReply) await write(tx, 'UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ?', [parent]);
 }
 
 /** Events per page while a schema upgrade fills the index. */

@@ -1,5 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Database, Queryable } from '../store/db.ts';
+import { write } from '../store/db.ts';
 
 export type Action = 'like' | 'reply' | 'repost' | 'quote' | 'zap';
 
@@ -78,13 +79,13 @@ export async function recordAction(
   const age = now - actor.created_at;
   const score24h = score > 0 && age < DAY ? score : 0;
 
-  await tx.run(
+  await write(tx, 
     `INSERT INTO event_action_refs (event_id, ref_event_id, ref_pubkey, ref_kind, ref_created_at, action, score)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [target, actor.id, actor.pubkey, actor.kind, actor.created_at, action, score],
   );
   const counter = COUNTER[action];
-  await tx.run(
+  await write(tx, 
     `INSERT INTO event_stats (event_id, author, created_at, kind, ${counter}, satszapped, score, score24h)
      VALUES (?, '', 0, 0, 1, ?, ?, ?)
      ON CONFLICT (event_id) DO UPDATE SET ${counter} = event_stats.${counter} + 1,
@@ -92,7 +93,7 @@ export async function recordAction(
     [target, sats, score, score24h, sats, score, score24h],
   );
   if (score24h > 0) {
-    await tx.run('INSERT INTO score_expiry (event_id, ref_event_id, change, expire_at) VALUES (?, ?, ?, ?)', [
+    await write(tx, 'INSERT INTO score_expiry (event_id, ref_event_id, change, expire_at) VALUES (?, ?, ?, ?)', [
       target,
       actor.id,
       score24h,
@@ -101,7 +102,7 @@ export async function recordAction(
   }
   const flag = FLAG[action];
   if (flag) {
-    await tx.run(
+    await write(tx, 
       `INSERT INTO event_actions (event_id, pubkey, ${flag}) VALUES (?, ?, 1)
        ON CONFLICT (event_id, pubkey) DO UPDATE SET ${flag} = 1`,
       [target, actor.pubkey],
@@ -128,13 +129,13 @@ export async function undoActionsOf(tx: Queryable, refId: string): Promise<void>
       'SELECT SUM(change) AS total FROM score_expiry WHERE event_id = ? AND ref_event_id = ?',
       [ref.event_id, refId],
     );
-    await tx.run(
+    await write(tx, 
       `UPDATE event_stats SET ${counter} = ${counter} - 1, satszapped = satszapped - ?, score = score - ?, score24h = score24h - ?
        WHERE event_id = ?`,
       [zap?.amount_sats ?? 0, ref.score, Number(pending?.total ?? 0), ref.event_id],
     );
-    await tx.run('DELETE FROM score_expiry WHERE event_id = ? AND ref_event_id = ?', [ref.event_id, refId]);
-    await tx.run('DELETE FROM event_action_refs WHERE event_id = ? AND ref_event_id = ?', [ref.event_id, refId]);
+    await write(tx, 'DELETE FROM score_expiry WHERE event_id = ? AND ref_event_id = ?', [ref.event_id, refId]);
+    await write(tx, 'DELETE FROM event_action_refs WHERE event_id = ? AND ref_event_id = ?', [ref.event_id, refId]);
     const flag = FLAG[ref.action];
     if (flag) {
       const still = await tx.get('SELECT 1 AS x FROM event_action_refs WHERE event_id = ? AND ref_pubkey = ? AND action = ?', [
@@ -142,7 +143,7 @@ export async function undoActionsOf(tx: Queryable, refId: string): Promise<void>
         ref.ref_pubkey,
         ref.action,
       ]);
-      if (!still) await tx.run(`UPDATE event_actions SET ${flag} = 0 WHERE event_id = ? AND pubkey = ?`, [ref.event_id, ref.ref_pubkey]);
+      if (!still) await write(tx, `UPDATE event_actions SET ${flag} = 0 WHERE event_id = ? AND pubkey = ?`, [ref.event_id, ref.ref_pubkey]);
     }
   }
 }
@@ -152,9 +153,9 @@ export async function expireScores(db: Database, now: number): Promise<number> {
   return db.transaction(async (tx) => {
     const rows = await tx.all<{ event_id: string; change: number }>('SELECT event_id, change FROM score_expiry WHERE expire_at <= ?', [now]);
     for (const row of rows) {
-      await tx.run('UPDATE event_stats SET score24h = score24h - ? WHERE event_id = ?', [row.change, row.event_id]);
+      await write(tx, 'UPDATE event_stats SET score24h = score24h - ? WHERE event_id = ?', [row.change, row.event_id]);
     }
-    if (rows.length > 0) await tx.run('DELETE FROM score_expiry WHERE expire_at <= ?', [now]);
+    if (rows.length > 0) await write(tx, 'DELETE FROM score_expiry WHERE expire_at <= ?', [now]);
     return rows.length;
   });
 }

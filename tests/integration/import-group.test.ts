@@ -1,0 +1,179 @@
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NostrEvent } from '../../server/context.ts';
+import { createImporter } from '../../server/ingest/importer.ts';
+import { docKey } from '../../server/search/tokens.ts';
+import type { Database } from '../../server/store/db.ts';
+import { openPostgres } from '../../server/store/postgres.ts';
+import { openSqlite } from '../../server/store/sqlite.ts';
+import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
+import { signEvent } from '../support/sign.ts';
+
+/**
+ * Events of one import group that depend on each other must leave exactly the rows they leave when
+ * they arrive one by one, through the plain statement-by-statement transaction. On PostgreSQL the group
+ * is written pipelined (writes sent without waiting for their answers, server/store/postgres.ts), so
+ * this is where a read that ran ahead of a write it depends on would show.
+ */
+const NOW = 1_800_000_000;
+
+/** Every table the importer and its indexers write. */
+const TABLES = [
+  'events', 'event_tags', 'replaceable', 'tombstones', 'posts', 'event_stats', 'score_expiry', 'event_actions',
+  'event_action_refs', 'follows', 'zaps', 'notifications', 'notification_counts', 'dm_messages', 'dm_threads',
+  'event_media', 'event_links', 'media', 'hashtag_uses', 'follower_days', 'articles', 'article_topics',
+  'contact_list_history', 'replaced_versions', 'search_docs', 'search_users',
+];
+
+/** A table's rows as sorted JSON, without the surrogate row numbers (they follow insertion order). */
+async function dump(db: Database): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of TABLES) {
+    const rows = await db.all<Record<string, unknown>>(`SELECT * FROM ${table}`);
+    out[table] = rows
+      .map((r) => {
+        const { doc: _doc, ...rest } = r;
+        if (table === 'search_users') delete rest.id;
+        return JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k]]));
+      })
+      .sort();
+  }
+  return out;
+}
+
+/** The same store with every transaction awaited statement by statement (no pipelining). */
+const oneStatementAtATime = (db: Database): Database => ({ ...db, transaction: (fn) => db.transaction(fn) });
+
+let dir: string;
+let pgServer: TempPostgres | undefined;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'strucc-import-group-'));
+});
+afterAll(() => {
+  pgServer?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let made = 0;
+async function freshPostgres(): Promise<Database> {
+  pgServer ??= await startTempPostgres();
+  const name = `strucc_group_${++made}`;
+  const admin = new pg.Client({ connectionString: pgServer.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgServer.url);
+  url.pathname = `/${name}`;
+  return openPostgres(url.toString());
+}
+
+function groupSuite(backend: string, open: () => Promise<Database>) {
+  describe(backend, () => {
+    const alice = generateSecretKey();
+    const bob = generateSecretKey();
+    const carol = generateSecretKey();
+    const [a, b, c] = [alice, bob, carol].map((k) => getPublicKey(k));
+    const sign = (key: Uint8Array, t: Partial<EventTemplate> & { kind: number }) => signEvent(key, { created_at: NOW - 600, ...t });
+
+    const note = sign(alice, { kind: 1, content: 'Kávéházban ülök #kávé', tags: [['t', 'kávé']] });
+    const like = sign(bob, { kind: 7, content: '+', tags: [['e', note.id], ['p', a]] });
+    const reply = sign(carol, { kind: 1, content: 'Melyikben? Én is megyek.', tags: [['e', note.id, '', 'root'], ['p', a]] });
+    const profiles = [300, 200, 100].map((ago, i) => sign(alice, { kind: 0, created_at: NOW - ago, content: JSON.stringify({ name: `alice${i}` }) }));
+    const staleProfile = sign(alice, { kind: 0, created_at: NOW - 400, content: JSON.stringify({ name: 'régi' }) });
+    const article1 = sign(alice, { kind: 30023, created_at: NOW - 500, tags: [['d', 'cikk'], ['title', 'Első'], ['t', 'pest']], content: 'első változat' });
+    const articleLike = sign(carol, { kind: 7, content: '🤙', tags: [['a', `30023:${a}:cikk`]] });
+    const article2 = sign(alice, { kind: 30023, created_at: NOW - 50, tags: [['d', 'cikk'], ['title', 'Második'], ['t', 'buda']], content: 'második változat' });
+    const doomed = sign(bob, { kind: 1, content: 'ezt mindjárt törlöm' });
+    const repost = sign(carol, { kind: 6, content: '', tags: [['e', doomed.id], ['p', b]] });
+    const deletion = sign(bob, { kind: 5, created_at: NOW - 10, tags: [['e', doomed.id]] });
+    // More follows than one multi-row statement holds (64), so the lists are written in several.
+    const strangers = Array.from({ length: 70 }, () => getPublicKey(generateSecretKey()));
+    const follows1 = sign(bob, { kind: 3, created_at: NOW - 300, tags: [a, c, ...strangers].map((p) => ['p', p]) });
+    const follows2 = sign(bob, { kind: 3, created_at: NOW - 100, tags: [c, ...strangers.slice(0, 3)].map((p) => ['p', p]) });
+    const unlike = sign(bob, { kind: 5, created_at: NOW - 5, tags: [['e', like.id]] });
+    const events: NostrEvent[] = [
+      note, like, reply, ...profiles, staleProfile, article1, articleLike, article2, doomed, repost, deletion, follows1, follows2, unlike,
+    ];
+
+    let grouped: Database;
+    let single: Database;
+    beforeAll(async () => {
+      grouped = await open();
+      single = await open();
+    });
+    afterAll(async () => {
+      await grouped?.close();
+      await single?.close();
+    });
+
+    it('writes one group of dependent events exactly as one event at a time would', async () => {
+      const res = await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(events);
+      expect(res.map((r) => r.ok)).toEqual(events.map(() => true));
+      const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
+      for (const e of events) expect((await one.importEvents([e]))[0].ok).toBe(true);
+
+      const got = await dump(grouped);
+      expect(got).toEqual(await dump(single));
+
+      // And the rows are the right ones, not the same wrong ones on both sides.
+      const stats = (id: string) => grouped.get<{ likes: number; replies: number; reposts: number }>(
+        'SELECT likes, replies, reposts FROM event_stats WHERE event_id = ?',
+        [id],
+      );
+      expect(await stats(note.id)).toEqual({ likes: 0, replies: 1, reposts: 0 });
+      expect(await stats(article2.id)).toEqual({ likes: 1, replies: 0, reposts: 0 });
+      expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [article1.id])).toBeUndefined();
+      const current = await grouped.all<{ kind: number; event_id: string }>('SELECT kind, event_id FROM replaceable WHERE pubkey = ? ORDER BY kind', [a]);
+      expect(current).toEqual([
+        { kind: 0, event_id: profiles[2].id },
+        { kind: 30023, event_id: article2.id },
+      ]);
+      for (const gone of [doomed.id, like.id, profiles[0].id, profiles[1].id, staleProfile.id, article1.id]) {
+        expect(await grouped.get('SELECT 1 AS x FROM events WHERE id = ?', [gone])).toBeUndefined();
+      }
+      const follows = await grouped.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ?', [b]);
+      expect(follows.map((r) => r.follows).sort()).toEqual([c, ...strangers.slice(0, 3)].sort());
+      // alice and 67 of the strangers were followed and unfollowed again on the same day.
+      expect(got.follower_days.filter((r) => r.includes('"increase",0')).length).toBe(68);
+      // A new-follower notification (type 1) for each of the 72 first followed, each counted once.
+      expect(got.notifications.filter((r) => r.includes('["type",1]')).length).toBe(72);
+      expect(got.notification_counts.filter((r) => r.includes('["type",1]')).every((r) => r.startsWith('[["cnt",1]'))).toBe(true);
+      expect(got.notification_counts.filter((r) => r.includes('["type",1]')).length).toBe(72);
+      expect(got.event_tags.some((r) => r.includes(article1.id))).toBe(false);
+      expect(got.notifications.some((r) => r.includes(like.id))).toBe(false);
+    });
+
+    it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
+      const notes = [0, 1].map((i) => sign(carol, { kind: 1, created_at: NOW - 30, content: `ütköző kulcs ${i}` }));
+      // Another event's doc already holds each note's key and the next one (two events of one second
+      // with the same first 20 bits of id, which is rare and hard to sign on purpose).
+      for (const db of [grouped, single]) {
+        for (const n of notes) {
+          const key = docKey(n.id, n.created_at);
+          for (const k of [key, key + 1]) {
+            const cols = db.dialect === 'postgres' ? 'doc, event_id, pubkey, kind, created_at, fts' : 'doc, event_id, pubkey, kind, created_at';
+            const vals = db.dialect === 'postgres' ? "?, ?, ?, 1, ?, ''::tsvector" : '?, ?, ?, 1, ?';
+            await db.run(`INSERT INTO search_docs (${cols}) VALUES (${vals}) ON CONFLICT DO NOTHING`, [k, `foglalt-${k}`, c, n.created_at]);
+          }
+        }
+      }
+      expect((await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(notes)).map((r) => r.ok)).toEqual([true, true]);
+      const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
+      for (const n of notes) expect((await one.importEvents([n]))[0].ok).toBe(true);
+      for (const db of [grouped, single]) {
+        for (const n of notes) {
+          const row = await db.get<{ doc: number }>('SELECT doc FROM search_docs WHERE event_id = ?', [n.id]);
+          expect(Number(row?.doc)).toBe(docKey(n.id, n.created_at) + 2);
+        }
+      }
+    });
+  });
+}
+
+groupSuite('SQLite', async () => openSqlite(join(dir, `group-${++made}.sqlite`)));
+groupSuite('PostgreSQL', freshPostgres);
