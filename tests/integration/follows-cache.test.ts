@@ -2,10 +2,15 @@
  * The follows feed keeps each viewer's follow list and each author's newest posts in memory
  * (server/cache/follows-cache.ts, issue 18's load test): a repeated page must not read the posts
  * again, pages past the cached rows must still be exact, and a new note, a deletion, a follow, an
- * unfollow and a mute must show in the very next page, on SQLite and PostgreSQL.
+ * unfollow and a mute must show in the very next page, on SQLite and PostgreSQL, and a note stored
+ * through another process on the same PostgreSQL must reach this process's page (the live bridge).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheKind } from '../../core/kinds.ts';
+import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
+import { startServerProcess, type RunningServer } from '../support/server-process.ts';
+import { until } from '../support/until.ts';
+import { CacheClient as Client } from './cache-client.ts';
 import { CACHED_POSTS } from '../../server/cache/follows-cache.ts';
 import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
 import type { CacheClient } from './cache-client.ts';
@@ -119,5 +124,55 @@ describe.each(['sqlite', 'postgres'] as const)('follows feed from memory (%s)', 
     const repost = sign(reposter, 6, base + 9_100, JSON.stringify(notes[0]), [['e', notes[0].id], ['p', writer.pk]]);
     await publish(repost);
     expect(await page('feed')).toEqual([repost.id]);
+  });
+});
+
+describe('two processes on one PostgreSQL: a note published through one shows in the other’s cached feed', () => {
+  let pg: TempPostgres;
+  let a: RunningServer;
+  let b: RunningServer;
+
+  beforeAll(async () => {
+    pg = await startTempPostgres();
+    const env = { DATABASE_URL: pg.url, DEMO: '0' };
+    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 120_000);
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    pg?.stop();
+  });
+
+  it('the follows page on B shows the note stored through A', async () => {
+    const reader = person();
+    const author = person();
+    const at = Math.floor(Date.now() / 1000) - 60;
+    const relayA = await Client.connect(`${a.url.replace(/^http/, 'ws')}/relay`);
+    const send = async (ev: Signed) => {
+      relayA.send(JSON.stringify(['EVENT', ev]));
+      await relayA.until(() => relayA.frames.some((f) => f.msg[0] === 'OK' && f.msg[1] === ev.id), `OK for ${ev.id}`);
+      expect(relayA.frames.find((f) => f.msg[0] === 'OK' && f.msg[1] === ev.id)!.msg[2]).toBe(true);
+    };
+    const first = sign(author, 1, at, 'Az első jegyzet');
+    await send(first);
+    await send(sign(reader, 3, at, '', [['p', author.pk]]));
+
+    const cacheB = await Client.connect(`${b.url.replace(/^http/, 'ws')}/v1`);
+    let n = 0;
+    const newest = async () => {
+      const r = await cacheB.req(`f${n++}`, 'feed', { pubkey: reader.pk, notes: 'follows', limit: 20, user_pubkey: reader.pk });
+      expect(r.notices).toEqual([]);
+      return (JSON.parse(String(r.events.find((e) => e.kind === CacheKind.RANGE)!.content)) as { elements: string[] }).elements[0];
+    };
+    // B's store sees what A committed; from now on the page is in B's memory.
+    await until(async () => (await newest()) === first.id, 'the first note on B', 20_000, 100);
+    expect(await newest()).toBe(first.id);
+
+    const second = sign(author, 1, at + 1, 'A második jegyzet, a másik folyamaton át');
+    await send(second);
+    await until(async () => (await newest()) === second.id, 'the second note on B', 20_000, 100);
+    expect(await newest()).toBe(second.id);
+    await relayA.close();
+    await cacheB.close();
   });
 });
