@@ -7,7 +7,14 @@
  * Without LOAD_URL it starts its own server process with the demo network (LOAD_DEMO_SCALE,
  * default 1) and MAX_CONNECTIONS_PER_IP=0, since every client comes from this one address; a
  * server given by LOAD_URL (http://host:port) needs that cap raised the same way.
+ *
+ * LOAD_BASELINE=<another checkout> (e.g. a `git worktree add /tmp/old main`) also starts that
+ * checkout's server and runs the same load against both, alternating LOAD_ROUNDS times (default 1:
+ * baseline then this tree), and ends with each command's p99 beside the baseline's. With LOAD_URL,
+ * LOAD_BASELINE may be the baseline server's URL instead (LOAD_PID, LOAD_BASELINE_PID: their
+ * process ids, for the CPU figure).
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { startServerProcess } from '../tests/support/server-process.ts';
@@ -17,6 +24,8 @@ const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 1000);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const THINK_MS = Number(process.env.LOAD_THINK_MS ?? 1000);
 const DEMO_SCALE = process.env.LOAD_DEMO_SCALE ?? '1';
+// Seeding the demo network takes minutes on a busy machine.
+process.env.SERVER_START_TIMEOUT_MS ??= '600000';
 
 const log = (msg: string) => console.error(`[load] ${msg}`);
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
@@ -53,109 +62,228 @@ async function rssMb(httpBase: string): Promise<number> {
   return (status.rssBytes ?? NaN) / 2 ** 20;
 }
 
-async function main() {
-  const given = process.env.LOAD_URL?.replace(/\/+$/, '');
-  let stop = async () => undefined as void;
-  let httpBase = given ?? '';
-  if (!given) {
-    log(`starting a server with the demo network (scale ${DEMO_SCALE})…`);
-    const server = await startServerProcess({ DEMO: '1', DEMO_SCALE, MAX_CONNECTIONS_PER_IP: '0' });
-    httpBase = server.url;
-    stop = () => server.stop();
-  }
-  const wsBase = httpBase.replace(/^http/, 'ws');
+interface Target {
+  label: string;
+  httpBase: string;
+  /** The server's process, when known, for its CPU time. */
+  pid?: number;
+}
+
+/** CPU seconds a process has used so far, all its threads (user + system), or NaN off Linux. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return NaN;
   try {
-    const [contacts, notes, profiles] = await Promise.all([
-      sample(wsBase, { kinds: [3], limit: 500 }),
-      sample(wsBase, { kinds: [1], limit: 500 }),
-      sample(wsBase, { kinds: [0], limit: 500 }),
-    ]);
-    const viewers = contacts.map((e) => e.pubkey);
-    const people = profiles.map((e) => e.pubkey);
-    const noteIds = notes.map((e) => e.id);
-    const threads = [...new Set(notes.flatMap((e) => e.tags.filter((t) => t[0] === 'e').map((t) => t[1])))];
-    const words = [...new Set(notes.flatMap((e) => e.content.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 5 && w.length <= 12)))].slice(0, 200);
-    if (!viewers.length || !people.length || !noteIds.length) throw new Error('the server holds no network to aim at (empty store?)');
-    log(`targets: ${viewers.length} viewers, ${people.length} profiles, ${noteIds.length} notes, ${threads.length} threads`);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
-    const viewer = () => pick(viewers);
-    /** [command, weight, arguments]: the mix a feed-reading client sends. */
-    const mix: [string, number, () => Record<string, unknown>][] = [
-      ['mega_feed_directive', 30, () => ({ spec: JSON.stringify({ id: 'latest', kind: 'notes' }), user_pubkey: viewer(), limit: 20 })],
-      ['feed', 10, () => ({ pubkey: viewer(), notes: 'follows', limit: 20, user_pubkey: viewer() })],
-      ['thread_view', 20, () => ({ event_id: pick(threads.length ? threads : noteIds), limit: 20, user_pubkey: viewer() })],
-      ['user_profile', 15, () => ({ pubkey: pick(people), user_pubkey: viewer() })],
-      ['user_infos', 10, () => ({ pubkeys: Array.from({ length: 20 }, () => pick(people)) })],
-      ['events', 10, () => ({ event_ids: Array.from({ length: 10 }, () => pick(noteIds)), user_pubkey: viewer() })],
-      ['search', 5, () => ({ query: pick(words), limit: 20, user_pubkey: viewer() })],
-    ];
-    const total = mix.reduce((s, m) => s + m[1], 0);
-    const choose = () => {
-      let r = Math.random() * total;
-      for (const m of mix) if ((r -= m[1]) < 0) return m;
-      return mix[0];
-    };
+interface Run {
+  label: string;
+  rows: { name: string; requests: number; p50: number; p99: number; errors: number }[];
+  requests: number;
+  failed: number;
+  perSecond: number;
+  /** Server CPU (all threads) per answered request, in ms: the figure the machine's other load disturbs least. */
+  cpuMsPerRequest: number;
+  connected: number;
+  connectErrors: number;
+  elapsed: number;
+  load: number;
+  rss: { before: number; peak: number; after: number };
+}
 
-    const rssBefore = await rssMb(httpBase);
-    log(`connecting ${CLIENTS} clients…`);
-    const clients: Client[] = [];
-    let connectErrors = 0;
-    for (let i = 0; i < CLIENTS; i += 20) {
-      const batch = await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, () => Client.open(`${wsBase}/v1`).catch(() => null)));
-      for (const c of batch) if (c) clients.push(c);
-      else connectErrors++;
-    }
-    log(`${clients.length} connected (${connectErrors} failed); running ${SECONDS} s…`);
-    const latencies = new Map<string, number[]>(mix.map(([name]) => [name, []]));
-    const errors = new Map<string, number>(mix.map(([name]) => [name, 0]));
-    let rssPeak = rssBefore;
-    const until = Date.now() + SECONDS * 1000;
-    const sampler = setInterval(() => {
-      rssMb(httpBase).then((mb) => (rssPeak = Math.max(rssPeak, mb)), () => undefined);
-    }, 2000);
-    const started = Date.now();
-    await Promise.all(
-      clients.map(async (c, i) => {
-        await sleep(((i + 0.5) / clients.length) * THINK_MS);
-        while (Date.now() < until) {
-          const [name, , args] = choose();
-          const t0 = performance.now();
-          const failed = await Promise.race([c.request(name, args()), sleep(30_000).then(() => true)]);
-          latencies.get(name)!.push(performance.now() - t0);
-          if (failed) errors.set(name, errors.get(name)! + 1);
-          await sleep(Math.random() * 2 * THINK_MS);
-        }
-      }),
-    );
-    const elapsed = (Date.now() - started) / 1000;
-    clearInterval(sampler);
-    const rssAfter = await rssMb(httpBase);
-    for (const c of clients) c.close();
+/** The network a target serves, sampled through its relay endpoint, and the request mix aimed at it. */
+async function requestMix(wsBase: string) {
+  const [contacts, notes, profiles] = await Promise.all([
+    sample(wsBase, { kinds: [3], limit: 500 }),
+    sample(wsBase, { kinds: [1], limit: 500 }),
+    sample(wsBase, { kinds: [0], limit: 500 }),
+  ]);
+  const viewers = contacts.map((e) => e.pubkey);
+  const people = profiles.map((e) => e.pubkey);
+  const noteIds = notes.map((e) => e.id);
+  const threads = [...new Set(notes.flatMap((e) => e.tags.filter((t) => t[0] === 'e').map((t) => t[1])))];
+  const words = [...new Set(notes.flatMap((e) => e.content.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 5 && w.length <= 12)))].slice(0, 200);
+  if (!viewers.length || !people.length || !noteIds.length) throw new Error('the server holds no network to aim at (empty store?)');
+  log(`targets: ${viewers.length} viewers, ${people.length} profiles, ${noteIds.length} notes, ${threads.length} threads`);
 
-    const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
-    const rows: string[] = [];
-    let requests = 0;
-    let failed = 0;
-    for (const [name] of mix) {
-      const xs = latencies.get(name)!.sort((a, b) => a - b);
-      requests += xs.length;
-      failed += errors.get(name)!;
-      rows.push(`| ${name} | ${fmt(xs.length)} | ${fmt(pct(xs, 50), 1)} | ${fmt(pct(xs, 99), 1)} | ${fmt(errors.get(name)!)} |`);
-    }
-    const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-    console.log(`## ${when} — load test (npm run load)
+  const viewer = () => pick(viewers);
+  /** [command, weight, arguments]: the mix a feed-reading client sends. */
+  const mix: [string, number, () => Record<string, unknown>][] = [
+    ['mega_feed_directive', 30, () => ({ spec: JSON.stringify({ id: 'latest', kind: 'notes' }), user_pubkey: viewer(), limit: 20 })],
+    ['feed', 10, () => ({ pubkey: viewer(), notes: 'follows', limit: 20, user_pubkey: viewer() })],
+    ['thread_view', 20, () => ({ event_id: pick(threads.length ? threads : noteIds), limit: 20, user_pubkey: viewer() })],
+    ['user_profile', 15, () => ({ pubkey: pick(people), user_pubkey: viewer() })],
+    ['user_infos', 10, () => ({ pubkeys: Array.from({ length: 20 }, () => pick(people)) })],
+    ['events', 10, () => ({ event_ids: Array.from({ length: 10 }, () => pick(noteIds)), user_pubkey: viewer() })],
+    ['search', 5, () => ({ query: pick(words), limit: 20, user_pubkey: viewer() })],
+  ];
+  return mix;
+}
 
-${clients.length} concurrent websocket clients on /v1 (${connectErrors} could not connect), ${fmt(elapsed)} s, each pausing 0–${fmt((2 * THINK_MS) / 1000, 1)} s between requests; ${given ? `server ${given}` : `own server process, demo network scale ${DEMO_SCALE}`}; ${availableParallelism()} cores, Node ${process.version}, load average (1 min) at the end ${fmt(loadavg()[0], 2)}.
+async function runLoad(target: Target): Promise<Run> {
+  const { httpBase } = target;
+  const wsBase = httpBase.replace(/^http/, 'ws');
+  const mix = await requestMix(wsBase);
+  const total = mix.reduce((s, m) => s + m[1], 0);
+  const choose = () => {
+    let r = Math.random() * total;
+    for (const m of mix) if ((r -= m[1]) < 0) return m;
+    return mix[0];
+  };
+
+  const rssBefore = await rssMb(httpBase);
+  log(`${target.label}: connecting ${CLIENTS} clients…`);
+  const clients: Client[] = [];
+  let connectErrors = 0;
+  for (let i = 0; i < CLIENTS; i += 20) {
+    const batch = await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, () => Client.open(`${wsBase}/v1`).catch(() => null)));
+    for (const c of batch) if (c) clients.push(c);
+    else connectErrors++;
+  }
+  log(`${target.label}: ${clients.length} connected (${connectErrors} failed); running ${SECONDS} s…`);
+  const latencies = new Map<string, number[]>(mix.map(([name]) => [name, []]));
+  const errors = new Map<string, number>(mix.map(([name]) => [name, 0]));
+  let rssPeak = rssBefore;
+  const until = Date.now() + SECONDS * 1000;
+  const sampler = setInterval(() => {
+    rssMb(httpBase).then((mb) => (rssPeak = Math.max(rssPeak, mb)), () => undefined);
+  }, 2000);
+  const started = Date.now();
+  const cpuBefore = cpuSeconds(target.pid);
+  await Promise.all(
+    clients.map(async (c, i) => {
+      await sleep(((i + 0.5) / clients.length) * THINK_MS);
+      while (Date.now() < until) {
+        const [name, , args] = choose();
+        const t0 = performance.now();
+        const failed = await Promise.race([c.request(name, args()), sleep(30_000).then(() => true)]);
+        latencies.get(name)!.push(performance.now() - t0);
+        if (failed) errors.set(name, errors.get(name)! + 1);
+        await sleep(Math.random() * 2 * THINK_MS);
+      }
+    }),
+  );
+  const elapsed = (Date.now() - started) / 1000;
+  const cpu = cpuSeconds(target.pid) - cpuBefore;
+  clearInterval(sampler);
+  const load = loadavg()[0];
+  const rssAfter = await rssMb(httpBase);
+  for (const c of clients) c.close();
+
+  const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+  const rows: Run['rows'] = [];
+  let requests = 0;
+  let failed = 0;
+  for (const [name] of mix) {
+    const xs = latencies.get(name)!.sort((a, b) => a - b);
+    requests += xs.length;
+    failed += errors.get(name)!;
+    rows.push({ name, requests: xs.length, p50: pct(xs, 50), p99: pct(xs, 99), errors: errors.get(name)! });
+  }
+  return {
+    label: target.label,
+    rows,
+    requests,
+    failed,
+    perSecond: requests / elapsed,
+    cpuMsPerRequest: (cpu * 1000) / requests,
+    connected: clients.length,
+    connectErrors,
+    elapsed,
+    load,
+    rss: { before: rssBefore, peak: rssPeak, after: rssAfter },
+  };
+}
+
+function section(run: Run, where: string): string {
+  const table = run.rows.map((r) => `| ${r.name} | ${fmt(r.requests)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(r.errors)} |`).join('\n');
+  return `### ${run.label}
+
+${run.connected} concurrent websocket clients on /v1 (${run.connectErrors} could not connect), ${fmt(run.elapsed)} s, each pausing 0–${fmt((2 * THINK_MS) / 1000, 1)} s between requests; ${where}; ${availableParallelism()} cores, Node ${process.version}, load average (1 min) at the end ${fmt(run.load, 2)}.
 
 | command | requests | p50 ms | p99 ms | errors (NOTICE or no answer in 30 s) |
 |---|---|---|---|---|
-${rows.join('\n')}
-| all | ${fmt(requests)} (${fmt(requests / elapsed)}/s) | | | ${fmt(failed)} |
+${table}
+| all | ${fmt(run.requests)} (${fmt(run.perSecond)}/s) | | | ${fmt(run.failed)} |
 
-Server RSS: ${fmt(rssBefore)} MB before the clients connected, ${fmt(rssPeak)} MB peak (sampled every 2 s), ${fmt(rssAfter)} MB at the end.
-`);
+Server CPU (all threads): ${fmt(run.cpuMsPerRequest, 2)} ms per request.
+Server RSS: ${fmt(run.rss.before)} MB before the clients connected, ${fmt(run.rss.peak)} MB peak (sampled every 2 s), ${fmt(run.rss.after)} MB at the end.
+`;
+}
+
+/** p99 per command of the new code against the baseline, the target being < 100 ms with 0 errors. */
+function comparison(runs: Run[]): string {
+  const mean = (label: string, pick: (r: Run) => number[]) => {
+    const mine = runs.filter((r) => r.label === label).map(pick);
+    return mine[0].map((_, i) => mine.reduce((s, xs) => s + xs[i], 0) / mine.length);
+  };
+  const names = runs[0].rows.map((r) => r.name);
+  const base = mean('baseline', (r) => r.rows.map((x) => x.p99));
+  const now = mean('this tree', (r) => r.rows.map((x) => x.p99));
+  const rate = (label: string) => mean(label, (r) => [r.perSecond, r.failed, r.rss.peak, r.cpuMsPerRequest]);
+  const [bRate, bFailed, bRss, bCpu] = rate('baseline');
+  const [nRate, nFailed, nRss, nCpu] = rate('this tree');
+  const lines = names.map((n, i) => `| ${n} p99 ms | < 100 | ${fmt(base[i], 1)} | ${fmt(now[i], 1)} | ${fmt(base[i] / now[i], 2)}× |`);
+  return `### Target against the baseline (mean of ${runs.length / 2} alternating round(s))
+
+| figure | target | baseline | this tree | improvement |
+|---|---|---|---|---|
+${lines.join('\n')}
+| requests/s | (~${fmt(CLIENTS / (THINK_MS / 1000))} offered) | ${fmt(bRate)} | ${fmt(nRate)} | ${fmt(nRate / bRate, 2)}× |
+| server CPU ms per request | | ${fmt(bCpu, 2)} | ${fmt(nCpu, 2)} | ${fmt(bCpu / nCpu, 2)}× |
+| errors | 0 | ${fmt(bFailed)} | ${fmt(nFailed)} | |
+| peak RSS MB | recorded | ${fmt(bRss)} | ${fmt(nRss)} | |
+`;
+}
+
+async function main() {
+  const given = process.env.LOAD_URL?.replace(/\/+$/, '');
+  const baselineDir = process.env.LOAD_BASELINE;
+  const rounds = Number(process.env.LOAD_ROUNDS ?? 1);
+  const stops: (() => Promise<void>)[] = [];
+  const targets: Target[] = [];
+  const where = new Map<string, string>();
+  try {
+    if (given) {
+      targets.push({ label: 'this tree', httpBase: given, pid: Number(process.env.LOAD_PID) || undefined });
+      where.set('this tree', `server ${given}`);
+      if (baselineDir?.startsWith('http')) {
+        targets.unshift({ label: 'baseline', httpBase: baselineDir.replace(/\/+$/, ''), pid: Number(process.env.LOAD_BASELINE_PID) || undefined });
+        where.set('baseline', `server ${baselineDir}`);
+      }
+    } else {
+      const env = { DEMO: '1', DEMO_SCALE, MAX_CONNECTIONS_PER_IP: '0' };
+      log(`starting a server with the demo network (scale ${DEMO_SCALE})${baselineDir ? `, and the baseline's from ${baselineDir}` : ''}…`);
+      // One after the other: two demo seeds at once on a busy machine outlast the start timeout.
+      const mine = await startServerProcess(env);
+      stops.push(() => mine.stop());
+      const base = baselineDir ? await startServerProcess(env, undefined, baselineDir) : undefined;
+      if (base) stops.push(() => base.stop());
+      targets.push({ label: 'this tree', httpBase: mine.url, pid: mine.pid });
+      where.set('this tree', `own server process, demo network scale ${DEMO_SCALE}`);
+      if (base) {
+        targets.unshift({ label: 'baseline', httpBase: base.url, pid: base.pid });
+        where.set('baseline', `own server process from ${baselineDir}, demo network scale ${DEMO_SCALE}`);
+      }
+    }
+    const runs: Run[] = [];
+    for (let round = 0; round < (targets.length > 1 ? rounds : 1); round++) {
+      // Alternating (baseline first, then this tree, then again) so a change in the machine's load hits both.
+      for (const t of round % 2 ? [...targets].reverse() : targets) runs.push(await runLoad(t));
+    }
+    const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    const parts = [`## ${when} — load test (npm run load)\n`];
+    for (const run of runs) parts.push(section(run, where.get(run.label)!));
+    if (targets.length > 1) parts.push(comparison(runs));
+    console.log(parts.join('\n'));
   } finally {
-    await stop();
+    for (const stop of stops) await stop();
   }
 }
 

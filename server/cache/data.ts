@@ -5,7 +5,7 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
-import { hotCaches } from './hot-cache.ts';
+import { CACHED_REPLACEABLE_KINDS, hotCaches } from './hot-cache.ts';
 
 /** SQLite's variable limit is generous, PostgreSQL's is 65535; this stays far below both. */
 const CHUNK = 500;
@@ -63,11 +63,53 @@ function toEvent(r: EventRow): NostrEvent {
   };
 }
 
-export async function eventsByIds(db: Queryable, ids: Iterable<string>): Promise<Map<string, NostrEvent>> {
-  const rows = await inChunks([...new Set(ids)], (chunk, marks) =>
-    db.all<EventRow>(`SELECT ${EVENT_COLS} FROM events e WHERE e.id IN (${marks})`, chunk),
-  );
+/**
+ * `found`'s entries in the order the uncached query returned them: chunk by chunk of `keys`, each
+ * chunk sorted by key (SQLite walks an IN list through the index in key order).
+ */
+function inQueryOrder<V>(keys: string[], found: Map<string, V>): Map<string, V> {
+  const out = new Map<string, V>();
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const chunk = keys.slice(i, i + CHUNK).filter((k) => found.has(k));
+    for (const k of chunk.sort()) out.set(k, found.get(k)!);
+  }
+  return out;
+}
+
+/** Regular kinds: not replaced by a newer version (ingest/kinds.ts), so only a deletion naming the id removes one. */
+const isRegularKind = (kind: number) => !(kind === 0 || kind === 3 || (kind >= 10000 && kind < 20000) || (kind >= 30000 && kind < 40000));
+
+async function loadEvents(db: Queryable, ids: string[]): Promise<Map<string, NostrEvent>> {
+  const rows = await inChunks(ids, (chunk, marks) => db.all<EventRow>(`SELECT ${EVENT_COLS} FROM events e WHERE e.id IN (${marks})`, chunk));
   return new Map(rows.map((r) => [r.id, toEvent(r)]));
+}
+
+/**
+ * Stored events by id. On a running server regular events come from memory (hot-cache.ts), frozen:
+ * the same object goes into many replies, so nothing may change it.
+ */
+export async function eventsByIds(db: Queryable, ids: Iterable<string>): Promise<Map<string, NostrEvent>> {
+  const unique = [...new Set(ids)];
+  const cache = hotCaches(db)?.events;
+  if (!cache) return loadEvents(db, unique);
+  let others: Map<string, NostrEvent> | undefined;
+  const found = await cache.getMany(unique, undefined, async (missing) => {
+    const loaded = await loadEvents(db, missing);
+    const regular = new Map<string, NostrEvent>();
+    for (const [id, ev] of loaded) {
+      if (isRegularKind(ev.kind)) regular.set(id, freeze(ev));
+      else (others ??= new Map()).set(id, ev);
+    }
+    return regular;
+  });
+  if (others) for (const [id, ev] of others) found.set(id, ev);
+  return inQueryOrder(unique, found);
+}
+
+function freeze(ev: NostrEvent): NostrEvent {
+  for (const t of ev.tags) Object.freeze(t);
+  Object.freeze(ev.tags);
+  return Object.freeze(ev);
 }
 
 /**
@@ -88,9 +130,31 @@ export async function tombstones(db: Queryable, targets: Iterable<string>): Prom
   return out;
 }
 
-/** Current replaceable events (d = '') of one kind, by author. */
+/**
+ * Current replaceable events (d = '') of one kind, by author, in the order of the query (inQueryOrder).
+ * Profiles, contact, mute, relay and media-server lists come from memory on a running server
+ * (hot-cache.ts), frozen: cached events are shared between replies, never to be changed.
+ */
 export async function replaceableOf(db: Queryable, kind: number, pubkeys: Iterable<string>): Promise<Map<string, NostrEvent>> {
-  const rows = await inChunks([...new Set(pubkeys)], (chunk, marks) =>
+  const unique = [...new Set(pubkeys)];
+  const cache = CACHED_REPLACEABLE_KINDS.includes(kind) ? hotCaches(db)?.replaceable : undefined;
+  if (!cache) return loadReplaceable(db, kind, unique);
+  const prefix = `${kind}:`;
+  const found = await cache.getMany(
+    unique.map((pk) => prefix + pk),
+    null,
+    async (missing) => {
+      const loaded = await loadReplaceable(db, kind, missing.map((k) => k.slice(prefix.length)));
+      return new Map([...loaded].map(([pk, ev]) => [prefix + pk, freeze(ev)]));
+    },
+  );
+  const byPubkey = new Map<string, NostrEvent>();
+  for (const [k, ev] of found) if (ev) byPubkey.set(k.slice(prefix.length), ev);
+  return inQueryOrder(unique, byPubkey);
+}
+
+async function loadReplaceable(db: Queryable, kind: number, pubkeys: string[]): Promise<Map<string, NostrEvent>> {
+  const rows = await inChunks(pubkeys, (chunk, marks) =>
     db.all<EventRow>(
       `SELECT ${EVENT_COLS} FROM replaceable r JOIN events e ON e.id = r.event_id
        WHERE r.kind = ? AND r.d = '' AND r.pubkey IN (${marks})`,

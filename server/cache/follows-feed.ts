@@ -6,6 +6,7 @@
  */
 import type { Queryable, SqlValue } from '../store/db.ts';
 import type { FeedItem } from './enrich.ts';
+import { cachedFollowsPosts, followsOf } from './follows-cache.ts';
 
 /**
  * Authors per statement: a fixed count (padded) keeps the set of statement texts small for the statement cache.
@@ -32,10 +33,8 @@ export async function followsFeedItems(
   includeReplies: boolean,
   page: FollowsPage,
 ): Promise<FeedItem[]> {
-  const authors = (await db.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ? LIMIT ?', [viewer, MAX_AUTHORS])).map(
-    (r) => r.follows,
-  );
-  if (authors.length === 0) return [];
+  const follows = await followsOf(db, viewer, MAX_AUTHORS);
+  if (follows.length === 0) return [];
   // Newest first when paging back (or with no bound); oldest first when polling forward from `since`.
   const asc = page.since !== undefined && page.until === undefined;
   const dir = asc ? 'ASC' : 'DESC';
@@ -63,7 +62,10 @@ export async function followsFeedItems(
   const cutSql = statement(true);
   const order = (a: FeedItem, b: FeedItem) => (asc ? a.key - b.key || (a.id < b.id ? -1 : 1) : b.key - a.key || (a.id < b.id ? 1 : -1));
 
-  let found: FeedItem[] = [];
+  // Authors whose newest posts are in memory (follows-cache.ts) need no statement; the rest go through SQL.
+  const cached = await cachedFollowsPosts(db, follows, { kinds, includeReplies, since: page.since, until: page.until, take });
+  const authors = cached.rest;
+  let found = cached.found.sort(order).slice(0, take);
   for (let i = 0; i < authors.length; i += perQuery) {
     // Once `take` posts are in hand, a later author's post counts only if it is at least as new (as old,
     // polling forward) as the last of them: asking for just those leaves most authors' ranges empty,

@@ -7,6 +7,7 @@
  * keys. A figure whose computation overlapped such an announcement is used once and not kept.
  */
 import type { NostrEvent, ServerContext } from '../context.ts';
+import type { AuthorPosts } from './follows-cache.ts';
 
 /** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
 let generation = 0;
@@ -43,9 +44,9 @@ export class KeyedLru<V> {
 
   /**
    * The values of `keys`: cached ones from memory, the rest from one `load(missing)` call. A key
-   * `load` leaves out gets `absent` (a count of nothing is 0, and is worth keeping too).
+   * `load` leaves out gets `absent` (a count of nothing is 0, and is worth keeping too), unless `absent` is undefined.
    */
-  async getMany(keys: Iterable<string>, absent: V, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+  async getMany(keys: Iterable<string>, absent: V | undefined, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
     const out = new Map<string, V>();
     const missing: string[] = [];
     for (const k of new Set(keys)) {
@@ -63,6 +64,8 @@ export class KeyedLru<V> {
     const keep = started >= this.floor;
     for (const k of missing) {
       const v = loaded.get(k) ?? absent;
+      // An undefined `absent`: a key `load` did not find is neither answered nor kept (it may appear any time).
+      if (v === undefined) continue;
       out.set(k, v);
       if (keep && (this.changedAt.get(k) ?? 0) <= started) this.entries.set(k, v);
     }
@@ -99,10 +102,32 @@ export interface HotCaches {
    * now, not whom it stopped following, so any committed contact list or deletion forgets them all.
    */
   followerCounts: KeyedLru<number>;
+  /** Whom a viewer follows (follows-cache.ts): only the viewer's own contact lists and deletions change it. */
+  follows: KeyedLru<string[]>;
+  /** An author's newest posts (follows-cache.ts), merged into every follower's feed page; keyed `variant:pubkey`. */
+  authorPosts: KeyedLru<AuthorPosts>;
+  /** The variants (kinds, replies) authorPosts holds, so an author's event forgets each. */
+  postVariants: Set<string>;
+  /** Current replaceable events of CACHED_REPLACEABLE_KINDS (data.ts replaceableOf), keyed `kind:pubkey`; null: none. */
+  replaceable: KeyedLru<NostrEvent | null>;  /**
+   * Stored events of regular kinds by id (data.ts eventsByIds). Such an event never changes; only a
+   * deletion naming its id removes it. Replaceable and addressable ones, which a newer version removes
+   * without naming them, are not kept.
+   */
+  events: KeyedLru<NostrEvent>;
 }
+
+/** Profiles, contact lists, mute lists, relay lists, media-server lists: every page reads some of them. */
+export const CACHED_REPLACEABLE_KINDS = [0, 3, 10000, 10002, 10063];
 
 const MAX_AUTHORS = 20_000;
 const MAX_FOLLOWER_COUNTS = 50_000;
+const MAX_FOLLOWS = 5_000;
+/** At CACHED_POSTS rows of ~150 bytes each, about 40 MB when full. */
+const MAX_AUTHOR_POSTS = 5_000;
+const MAX_REPLACEABLE = 20_000;
+/** Notes of a few pages per active viewer; about 1 KB each. */
+const MAX_EVENTS = 50_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -115,13 +140,27 @@ export function hotCaches(db: object): HotCaches | undefined {
 /** Every cached figure `event` can change. */
 function forget(c: HotCaches, event: NostrEvent): void {
   c.authorStats.invalidate(event.pubkey);
+  // The follows and posts rows of a pubkey are written only by its own events (ingest/apply.ts, delete.ts).
+  c.follows.invalidate(event.pubkey);
+  for (const variant of c.postVariants) c.authorPosts.invalidate(`${variant}:${event.pubkey}`);
+  // Only an author's own events replace or delete its replaceable events (ingest/apply.ts, delete.ts).
+  for (const kind of CACHED_REPLACEABLE_KINDS) c.replaceable.invalidate(`${kind}:${event.pubkey}`);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
+  if (event.kind === 5) for (const t of event.tags) if (t[0] === 'e' && typeof t[1] === 'string') c.events.invalidate(t[1].toLowerCase());
 }
 
 /** Connects a running server: its caches forget on every committed event, local or from a peer process. */
 export function attachHotCaches(ctx: ServerContext): () => void {
-  const c: HotCaches = perDb.get(ctx.db) ?? { authorStats: new KeyedLru(MAX_AUTHORS), followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS) };
+  const c: HotCaches = perDb.get(ctx.db) ?? {
+    authorStats: new KeyedLru(MAX_AUTHORS),
+    followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS),
+    follows: new KeyedLru(MAX_FOLLOWS),
+    authorPosts: new KeyedLru(MAX_AUTHOR_POSTS),
+    postVariants: new Set(),
+    replaceable: new KeyedLru(MAX_REPLACEABLE),
+    events: new KeyedLru(MAX_EVENTS),
+  };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
   ctx.live.on('event', onEvent);

@@ -27,7 +27,18 @@ export function parseAddress(value: unknown): Address | undefined {
   return { kind, pubkey, d: value.slice(second + 1) };
 }
 
+/** Refs of the frozen (cached, unchangeable) events data.ts shares between replies: each is parsed once. */
+const known = new WeakMap<NostrEvent, Refs>();
+
+/** The references of `ev`; the result is shared for a frozen event, so callers only read it. */
 export function extractRefs(ev: NostrEvent): Refs {
+  if (!Object.isFrozen(ev)) return parseRefs(ev);
+  let refs = known.get(ev);
+  if (!refs) known.set(ev, (refs = parseRefs(ev)));
+  return refs;
+}
+
+function parseRefs(ev: NostrEvent): Refs {
   const ids = new Set<string>();
   const pubkeys = new Set<string>();
   const addresses: Address[] = [];

@@ -54,8 +54,11 @@ const ROWS_MAX = 64;
  */
 export async function writeRows(q: Queryable, sql: (values: string) => string, width: number, rows: SqlValue[][]): Promise<void> {
   const one = `(${Array(width).fill('?').join(', ')})`;
+  // SQLite has no round trips to save, and there a multi-row INSERT cost 3-4x the time of as many
+  // single-row ones (event_tags, bench/RESULTS.md 2026-11-26 11:23): one row per statement.
+  const most = q.dialect === 'sqlite' ? 1 : ROWS_MAX;
   for (let i = 0; i < rows.length; ) {
-    let n = ROWS_MAX;
+    let n = most;
     while (n > rows.length - i) n >>= 1;
     await write(q, sql(Array(n).fill(one).join(', ')), rows.slice(i, i + n).flat());
     i += n;

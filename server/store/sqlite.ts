@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database, Queryable, RunResult, SqlValue } from './db.ts';
-import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
+import { startCheckpointer, WAL_SIZE_LIMIT, type Checkpointer } from './sqlite-checkpointer.ts';
 import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
@@ -31,6 +31,7 @@ export function openSqlite(file: string): Database {
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:' && process.env.STRUCC_SQLITE_INLINE_CHECKPOINT !== '1') {
     db.pragma('wal_autocheckpoint = 0');
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     checkpointer = startCheckpointer(
       file,
       () => {
@@ -113,6 +114,11 @@ export function openSqlite(file: string): Database {
     async run(sql: string, params: SqlValue[] = []): Promise<RunResult> {
       while (open) await tail;
       if (!isDurable(sql)) {
+        // A WAL past its bound: wait for the worker's checkpoint, then for whatever started meanwhile.
+        for (let held = checkpointer?.gate(); held; held = checkpointer?.gate()) {
+          await held;
+          while (open) await tail;
+        }
         const r = await tx.run(sql, params);
         checkpointer?.afterWrite();
         return r;
@@ -127,6 +133,8 @@ export function openSqlite(file: string): Database {
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const next = tail.then(async () => {
+        const held = checkpointer?.gate();
+        if (held) await held;
         db.exec('BEGIN');
         open = true;
         touchedDurable = false;

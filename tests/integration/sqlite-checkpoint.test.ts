@@ -43,6 +43,17 @@ describe('SQLite WAL checkpoints on the worker thread', () => {
     // ~10 MB committed; the database file grows only when a checkpoint copies pages into it.
     await until(() => sizeOf(file) > before + 4 * 1024 * 1024);
     expect(sizeOf(`${file}-wal`)).toBeLessThan(64 * 1024 * 1024);
+
+    // Once a checkpoint has copied all of it, the next commit restarts the WAL and cuts the file back to
+    // 4 MB (journal_size_limit): the file's size is what the writer reads as the WAL's fill, and a file left
+    // at its largest made the writer checkpoint on its own thread after every later commit.
+    let wal = sizeOf(`${file}-wal`);
+    for (let i = 0; i < 500 && wal > 4 * 1024 * 1024; i++) {
+      await db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', ['tick', String(i)]);
+      wal = sizeOf(`${file}-wal`);
+      if (wal > 4 * 1024 * 1024) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(wal).toBeLessThanOrEqual(4 * 1024 * 1024);
     await db.close();
 
     const again = openSqlite(file);

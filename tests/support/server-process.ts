@@ -5,6 +5,8 @@ import { join } from 'node:path';
 
 export interface RunningServer {
   url: string;
+  /** The server's process id (a benchmark reads its CPU time from /proc). */
+  pid: number;
   dataDir: string;
   /** Called with every line the server prints from now on. */
   onLine(listener: (line: string) => void): void;
@@ -17,15 +19,21 @@ export interface RunningServer {
  * Starts `server/main.ts` as a real child process on a free port and resolves once it
  * prints its URL (which it does only after seeding the demo network).
  */
-export async function startServerProcess(env: Record<string, string> = {}, keepDataDir?: string): Promise<RunningServer> {
+export async function startServerProcess(env: Record<string, string> = {}, keepDataDir?: string, cwd?: string): Promise<RunningServer> {
   const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'strucc-'));
+  // `cwd`: another checkout's server (a benchmark's baseline), started the same way.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 180_000);
+    const timer = setTimeout(() => {
+      // A server that never came up is not left running behind the caller's back.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${output}`));
+    }, Number(process.env.SERVER_START_TIMEOUT_MS ?? 180_000));
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -50,6 +58,7 @@ export async function startServerProcess(env: Record<string, string> = {}, keepD
   });
   return {
     url,
+    pid: child.pid!,
     dataDir,
     onLine(listener) {
       listeners.push(listener);
