@@ -109,7 +109,8 @@ export interface HotCaches {
   /** The variants (kinds, replies) authorPosts holds, so an author's event forgets each. */
   postVariants: Set<string>;
   /** Current replaceable events of CACHED_REPLACEABLE_KINDS (data.ts replaceableOf), keyed `kind:pubkey`; null: none. */
-  replaceable: KeyedLru<NostrEvent | null>;  /**
+  replaceable: KeyedLru<NostrEvent | null>;
+  /**
    * Stored events of regular kinds by id (data.ts eventsByIds). Such an event never changes; only a
    * deletion naming its id removes it. Replaceable and addressable ones, which a newer version removes
    * without naming them, are not kept.
