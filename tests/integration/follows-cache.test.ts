@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheKind } from '../../core/kinds.ts';
-import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
-import { startServerProcess, type RunningServer } from '../support/server-process.ts';
+import type { RunningServer } from '../support/server-process.ts';
+import { twoProcessesOnPostgres } from '../support/two-processes.ts';
 import { until } from '../support/until.ts';
 import { CacheClient as Client } from './cache-client.ts';
 import { CACHED_POSTS } from '../../server/cache/follows-cache.ts';
@@ -128,19 +128,11 @@ describe.each(['sqlite', 'postgres'] as const)('follows feed from memory (%s)', 
 });
 
 describe('two processes on one PostgreSQL: a note published through one shows in the other’s cached feed', () => {
-  let pg: TempPostgres;
+  const procs = twoProcessesOnPostgres();
   let a: RunningServer;
   let b: RunningServer;
-
-  beforeAll(async () => {
-    pg = await startTempPostgres();
-    const env = { DATABASE_URL: pg.url, DEMO: '0' };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-  }, 120_000);
-  afterAll(async () => {
-    await a?.stop();
-    await b?.stop();
-    pg?.stop();
+  beforeAll(() => {
+    ({ a, b } = procs);
   });
 
   it('the follows page on B shows the note stored through A', async () => {

@@ -6,8 +6,8 @@
  * reach the other's cache too (through the live bridge).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
-import { startServerProcess, type RunningServer } from '../support/server-process.ts';
+import type { RunningServer } from '../support/server-process.ts';
+import { twoProcessesOnPostgres } from '../support/two-processes.ts';
 import { until } from '../support/until.ts';
 import { CacheClient } from './cache-client.ts';
 import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
@@ -112,19 +112,11 @@ describe.each(['sqlite', 'postgres'] as const)('user_profile counts cached per a
 });
 
 describe('two processes on one PostgreSQL forget the same author', () => {
-  let pg: TempPostgres;
+  const procs = twoProcessesOnPostgres();
   let a: RunningServer;
   let b: RunningServer;
-
-  beforeAll(async () => {
-    pg = await startTempPostgres();
-    const env = { DATABASE_URL: pg.url, DEMO: '0' };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-  }, 120_000);
-  afterAll(async () => {
-    await a?.stop();
-    await b?.stop();
-    pg?.stop();
+  beforeAll(() => {
+    ({ a, b } = procs);
   });
 
   it('a note published through one process shows in the other’s user_profile', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { startServerProcess, type RunningServer } from '../support/server-process.ts';
 import { RawClient } from '../support/ws-client.ts';
+import { twoProcessesOnPostgres } from '../support/two-processes.ts';
 import { until } from '../support/until.ts';
 import { BrowserKeys, startPushEndpoint, type PushEndpoint } from '../support/push-endpoint.ts';
 
@@ -23,24 +24,18 @@ interface Status {
 const status = async (url: string): Promise<Status> => (await fetch(`${url}/api/status`, { headers: { connection: 'close' } })).json() as Promise<Status>;
 
 describe('two server processes on one PostgreSQL', () => {
-  let pg: TempPostgres;
+  // Private addresses: the push service of this test listens on the loopback.
+  const procs = twoProcessesOnPostgres({ FETCH_PRIVATE_ADDRESSES: '1' });
   let a: RunningServer;
   let b: RunningServer;
   let pushEndpoint: PushEndpoint;
 
   beforeAll(async () => {
-    pg = await startTempPostgres();
+    ({ a, b } = procs);
     pushEndpoint = await startPushEndpoint();
-    // Private addresses: the push service of this test listens on the loopback.
-    const env = { DATABASE_URL: pg.url, DEMO: '0', FETCH_PRIVATE_ADDRESSES: '1' };
-    // Started together, as a process manager would: schema creation must not race.
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
-    await a?.stop();
-    await b?.stop();
-    pg?.stop();
     await pushEndpoint?.close();
   });
 
