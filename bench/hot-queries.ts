@@ -1,11 +1,11 @@
 /**
- * `npx tsx bench/hot-queries.ts [--db <strucc.sqlite>] [--runs=N] [--only=<label>] [--json]`: the service time
+ * `npx tsx bench/hot-queries.ts [--db=<strucc.sqlite>] [--runs=N] [--only=<label>] [--json]`: the service time
  * of bench/server.ts's hot commands without sockets, and where it goes. Starts the real server in this process
  * on a copy of the ≥ 1M-event bench database (`npm run bench:server` builds it under .cache/bench/), calls each
  * command N times one after another with the same random targets as the socket bench, and times every
  * statement the store runs: per command mean / p50 / p99, then its five costliest statements with their
  * plans. On a shared machine this is the figure to compare old and new code with (one client, no queueing):
- * `--baseline <worktree>` runs the same script in another worktree too, alternating, and prints both.
+ * `--baseline=<worktree>` runs the same script in another worktree too, alternating, and prints both.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
