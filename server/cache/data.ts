@@ -5,6 +5,7 @@
  */
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
+import { hasPointer } from '../ingest/kinds.ts';
 import { CACHED_REPLACEABLE_KINDS, hotCaches } from './hot-cache.ts';
 
 /** SQLite's variable limit is generous, PostgreSQL's is 65535; this stays far below both. */
@@ -76,8 +77,6 @@ function inQueryOrder<V>(keys: string[], found: Map<string, V>): Map<string, V> 
   return out;
 }
 
-/** Regular kinds: not replaced by a newer version (ingest/kinds.ts), so only a deletion naming the id removes one. */
-const isRegularKind = (kind: number) => !(kind === 0 || kind === 3 || (kind >= 10000 && kind < 20000) || (kind >= 30000 && kind < 40000));
 
 async function loadEvents(db: Queryable, ids: string[]): Promise<Map<string, NostrEvent>> {
   const rows = await inChunks(ids, (chunk, marks) => db.all<EventRow>(`SELECT ${EVENT_COLS} FROM events e WHERE e.id IN (${marks})`, chunk));
@@ -97,7 +96,8 @@ export async function eventsByIds(db: Queryable, ids: Iterable<string>): Promise
     const loaded = await loadEvents(db, missing);
     const regular = new Map<string, NostrEvent>();
     for (const [id, ev] of loaded) {
-      if (isRegularKind(ev.kind)) regular.set(id, freeze(ev));
+      // A kind with a pointer is removed by its newer version without being named; only regular ones are kept.
+      if (!hasPointer(ev.kind)) regular.set(id, freeze(ev));
       else (others ??= new Map()).set(id, ev);
     }
     return regular;

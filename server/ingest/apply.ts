@@ -41,7 +41,7 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
     const wins = !current || event.created_at > current.created_at || (event.created_at === current.created_at && event.id < current.event_id);
     // A superseded version is accepted but not kept: storage must not grow with every profile edit.
     if (!wins) return { ok: true, reason: '', visible: false, deleted: [] };
-    await write(tx, 
+    await write(tx,
       `INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (pubkey, kind, d) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at`,
       [event.pubkey, event.kind, d, event.id, event.created_at],
@@ -93,7 +93,7 @@ export const MAX_REPLACED_VERSIONS = 200;
 
 async function keepVersionId(tx: Queryable, event: NostrEvent, replaced: string, replacedAt: number): Promise<void> {
   const d = pointerD(event.kind, event.tags);
-  await write(tx, 
+  await write(tx,
     'INSERT INTO replaced_versions (pubkey, kind, d, event_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     [event.pubkey, event.kind, d, replaced, replacedAt],
   );
@@ -155,13 +155,13 @@ async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced
   const reply = REPLY_KINDS.has(event.kind) ? replyInfo(event) : null;
   const parent = reply ? ((await resolveRef(tx, reply.parent)) ?? reply.parent.value) : null;
   const root = reply ? ((await resolveRef(tx, reply.root)) ?? reply.root.value) : null;
-  await write(tx, 
+  await write(tx,
     `INSERT INTO posts (event_id, pubkey, created_at, kind, is_reply, parent_id, root_id, has_media) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (event_id) DO NOTHING`,
     [event.id, event.pubkey, event.created_at, event.kind, reply ? 1 : 0, parent, root, hasMedia(event) ? 1 : 0],
   );
   // Counters may already hold actions that arrived before this event: keep them, fill in who and when.
-  await write(tx, 
+  await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind) VALUES (?, ?, ?, ?)
      ON CONFLICT (event_id) DO UPDATE SET author = excluded.author, created_at = excluded.created_at, kind = excluded.kind`,
     [event.id, event.pubkey, event.created_at, event.kind],
@@ -196,14 +196,14 @@ async function carryOver(tx: Queryable, oldId: string, newId: string): Promise<v
   );
   if (old) {
     const cols = ['likes', 'replies', 'mentions', 'reposts', 'zaps', 'satszapped', 'score', 'score24h'];
-    await write(tx, 
+    await write(tx,
       `INSERT INTO event_stats (event_id, author, created_at, kind, ${cols.join(', ')}) VALUES (?, '', 0, 0, ${cols.map(() => '?').join(', ')})
        ON CONFLICT (event_id) DO UPDATE SET ${cols.map((c) => `${c} = event_stats.${c} + excluded.${c}`).join(', ')}`,
       [newId, ...cols.map((c) => Number(old[c]))],
     );
     await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [oldId]);
   }
-  await write(tx, 
+  await write(tx,
     'DELETE FROM event_action_refs WHERE event_id = ? AND ref_event_id IN (SELECT ref_event_id FROM event_action_refs WHERE event_id = ?)',
     [oldId, newId],
   );
@@ -254,7 +254,7 @@ async function applyZap(tx: Queryable, event: NostrEvent, now: number): Promise<
     }
     if (!target || !ZAPPABLE_KINDS.has(target.kind)) return;
   }
-  await write(tx, 
+  await write(tx,
     `INSERT INTO zaps (receipt_id, target_event_id, sender, receiver, amount_sats, created_at, message) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (receipt_id) DO NOTHING`,
     [zap.receiptId, zap.target, zap.sender, zap.receiver, zap.amountSats, zap.createdAt, zap.message],

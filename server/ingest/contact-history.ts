@@ -32,7 +32,7 @@ export async function recordContactList(tx: Queryable, event: NostrEvent): Promi
     const better = follows > f || (follows === f && (event.created_at > at || (event.created_at === at && event.id < cur.event_id)));
     if (!better) return;
   }
-  await write(tx, 
+  await write(tx,
     `INSERT INTO contact_list_history (pubkey, day, event_id, created_at, follows, tags, content, sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (pubkey, day) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at, follows = excluded.follows,
        tags = excluded.tags, content = excluded.content, sig = excluded.sig`,

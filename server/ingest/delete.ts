@@ -48,7 +48,7 @@ export async function arrivalOf(tx: Queryable, event: NostrEvent): Promise<Arriv
 }
 
 async function tombstone(tx: Queryable, target: string, deletion: NostrEvent): Promise<void> {
-  await write(tx, 
+  await write(tx,
     `INSERT INTO tombstones (target, pubkey, deletion_id, created_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (target, pubkey) DO UPDATE SET deletion_id = excluded.deletion_id, created_at = excluded.created_at
      WHERE excluded.created_at > tombstones.created_at`,

@@ -25,7 +25,7 @@ function receiverOf(ev: NostrEvent): string | undefined {
 
 /** Adds `unread` to (owner, peer) and moves its latest message forward when this one is newer. */
 async function bump(tx: Queryable, owner: string, peer: string, unread: number, ev: NostrEvent): Promise<void> {
-  await write(tx, 
+  await write(tx,
     `INSERT INTO dm_threads (owner, peer, cnt, latest_at, latest_event_id) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (owner, peer) DO UPDATE SET
        cnt = dm_threads.cnt + excluded.cnt,
@@ -40,7 +40,7 @@ async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
   const receiver = receiverOf(ev);
   if (!receiver) return;
   const sender = ev.pubkey;
-  await write(tx, 
+  await write(tx,
     `INSERT INTO dm_messages (event_id, sender, receiver, pair, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (event_id) DO NOTHING`,
     [ev.id, sender, receiver, dmPair(sender, receiver), ev.created_at],

@@ -37,7 +37,7 @@ export const hashtagsIndexer: Indexer = {
     );
     const weight = Number(counts?.followers ?? 0) / Math.max(1, Number(counts?.posts ?? 0));
     for (const tag of tags) {
-      await write(tx, 
+      await write(tx,
         `INSERT INTO hashtag_uses (event_id, hashtag, created_at, weight) VALUES (?, ?, ?, ?) ON CONFLICT (event_id, hashtag) DO NOTHING`,
         [event.id, tag, event.created_at, weight],
       );

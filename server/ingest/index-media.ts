@@ -15,7 +15,7 @@ async function onEvent(tx: Queryable, ev: NostrEvent, now: number): Promise<void
     await write(tx, 'INSERT INTO event_media (event_id, url) VALUES (?, ?) ON CONFLICT (event_id, url) DO NOTHING', [ev.id, url]);
     const size = demoUrlSize(url);
     if (size) {
-      await write(tx, 
+      await write(tx,
         `INSERT INTO media (url, status, mimetype, width, height, animated, size, sha256, updated_at)
          VALUES (?, 'ok', 'image/svg+xml', ?, ?, 0, 0, '', ?) ON CONFLICT (url) DO NOTHING`,
         [url, size.width, size.height, now],

@@ -46,7 +46,7 @@ export const readsIndexer: Indexer = {
     if (event.kind !== 30023) return;
     const d = pointerD(event.kind, event.tags);
     const published = publishedAt(event);
-    await write(tx, 
+    await write(tx,
       `INSERT INTO articles (pubkey, d, event_id, created_at, published_at, words) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (pubkey, d) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at,
          published_at = excluded.published_at, words = excluded.words`,

@@ -100,7 +100,7 @@ async function indexUser(tx: Queryable, pubkey: string, content: string): Promis
     return;
   }
   // Lexemes as they are: the words are folded already, and a name is not stemmed.
-  await write(tx, 
+  await write(tx,
     `INSERT INTO search_users (pubkey, lud16, names) VALUES (?, ?, array_to_tsvector(string_to_array(?, ' ')))
      ON CONFLICT (pubkey) DO UPDATE SET lud16 = excluded.lud16, names = excluded.names`,
     [pubkey, lud16, names],

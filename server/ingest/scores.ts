@@ -79,13 +79,13 @@ export async function recordAction(
   const age = now - actor.created_at;
   const score24h = score > 0 && age < DAY ? score : 0;
 
-  await write(tx, 
+  await write(tx,
     `INSERT INTO event_action_refs (event_id, ref_event_id, ref_pubkey, ref_kind, ref_created_at, action, score)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [target, actor.id, actor.pubkey, actor.kind, actor.created_at, action, score],
   );
   const counter = COUNTER[action];
-  await write(tx, 
+  await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind, ${counter}, satszapped, score, score24h)
      VALUES (?, '', 0, 0, 1, ?, ?, ?)
      ON CONFLICT (event_id) DO UPDATE SET ${counter} = event_stats.${counter} + 1,
@@ -102,7 +102,7 @@ export async function recordAction(
   }
   const flag = FLAG[action];
   if (flag) {
-    await write(tx, 
+    await write(tx,
       `INSERT INTO event_actions (event_id, pubkey, ${flag}) VALUES (?, ?, 1)
        ON CONFLICT (event_id, pubkey) DO UPDATE SET ${flag} = 1`,
       [target, actor.pubkey],
@@ -129,7 +129,7 @@ export async function undoActionsOf(tx: Queryable, refId: string): Promise<void>
       'SELECT SUM(change) AS total FROM score_expiry WHERE event_id = ? AND ref_event_id = ?',
       [ref.event_id, refId],
     );
-    await write(tx, 
+    await write(tx,
       `UPDATE event_stats SET ${counter} = ${counter} - 1, satszapped = satszapped - ?, score = score - ?, score24h = score24h - ?
        WHERE event_id = ?`,
       [zap?.amount_sats ?? 0, ref.score, Number(pending?.total ?? 0), ref.event_id],

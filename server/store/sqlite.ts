@@ -7,6 +7,9 @@ import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
 
+/** A 1 ms synchronous pause for syncWal's retries (Atomics.wait on a cell nobody writes). */
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
 /**
  * Tables whose rows exist nowhere else (a user's settings, memberships and payments, wallet
  * connections): a write to one is synced to disk before it is acknowledged.
@@ -90,7 +93,7 @@ export function openSqlite(file: string): Database {
     for (let tries = 0; tries < 5000; tries++) {
       const [row] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
       if (!row || !row.busy) return;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      Atomics.wait(sleeper, 0, 0, 1);
     }
   };
 
