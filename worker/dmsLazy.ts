@@ -7,6 +7,7 @@
 import type { DmService } from './dms.ts';
 import type { PrivateInbox } from './dmsPrivate.ts';
 import { Watchers } from './instances.ts';
+import { lazyService, type LazyService } from './util/lazyService.ts';
 
 export interface DmParts {
   dms: DmService;
@@ -17,8 +18,7 @@ export interface DmParts {
 const HOLDER_TAB = '\u0000dms';
 
 export class LazyDms {
-  private parts: DmParts | undefined;
-  private loading: Promise<DmParts> | undefined;
+  private readonly service: LazyService<DmParts & { dispose(): void }>;
   private readonly counts = new Watchers<number>();
   private count = 0;
   private user: string | undefined;
@@ -26,31 +26,32 @@ export class LazyDms {
   private active = true;
   private disposed = false;
 
-  constructor(private readonly create: () => Promise<DmParts>) {}
-
-  /** The services, loading them once; a failed load (chunk unreachable) is tried again next time. */
-  load(): Promise<DmParts> {
-    this.loading ??= this.create().then(
-      (parts) => {
-        if (this.disposed) {
-          parts.dms.dispose();
-          parts.inbox.dispose();
-          throw new Error('disposed');
-        }
-        this.parts = parts;
+  constructor(create: () => Promise<DmParts>) {
+    this.service = lazyService(async () => {
+      const parts = await create();
+      const dispose = () => {
+        parts.dms.dispose();
+        parts.inbox.dispose();
+      };
+      if (!this.disposed) {
         parts.dms.watchCount(HOLDER_TAB, (n) => this.setCount(n), () => undefined);
         // The state the login and activity reached while the module loaded, in the order createSocial applies it.
         parts.dms.setUser(this.user);
         parts.inbox.setUser(this.user, this.signing);
         parts.dms.setActive(this.active);
-        return parts;
-      },
-      (err: unknown) => {
-        this.loading = undefined;
-        throw err;
-      },
-    );
-    return this.loading;
+      }
+      return { ...parts, dispose };
+    });
+  }
+
+  /** The services once loaded; undefined before. */
+  private get parts(): DmParts | undefined {
+    return this.service.loaded;
+  }
+
+  /** The services, loading them once (lazyService: a failed load is tried again next time). */
+  load(): Promise<DmParts> {
+    return this.service.get();
   }
 
   /** Runs `fn` on the services, loading them first when needed. */
@@ -107,7 +108,7 @@ export class LazyDms {
   dispose(): void {
     this.disposed = true;
     this.counts.dispose();
-    this.parts?.dms.dispose();
-    this.parts?.inbox.dispose();
+    // Disposes the services now, or as soon as a load still under way ends.
+    this.service.dispose();
   }
 }
