@@ -206,6 +206,14 @@ export function renderMarkdown(markdown: string, options: MarkdownOptions & { me
  * Wraps each highlighted passage found inside one text node in a <mark>. Passages that span
  * formatting are left unmarked rather than breaking the structure.
  */
+/** Takes away the marks markHighlights put in, leaving the rest of the body (its images too) in place. */
+export function unmarkHighlights(root: HTMLElement): void {
+  const marks = root.querySelectorAll('mark.article-highlight');
+  if (marks.length === 0) return;
+  for (const mark of marks) mark.replaceWith(...mark.childNodes);
+  root.normalize();
+}
+
 export function markHighlights(root: HTMLElement, passages: { text: string; count: number }[], label: (count: number) => string): number {
   let marked = 0;
   for (const { text, count } of passages) {

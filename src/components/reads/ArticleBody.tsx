@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { Profile } from '../../../core/types';
 import { displayName } from '../../../core/profile';
-import { markHighlights, renderMarkdown } from '../../lib/markdown';
+import { markHighlights, renderMarkdown, unmarkHighlights } from '../../lib/markdown';
 import { mediaUrl } from '../../lib/media';
 import { config } from '../../worker-client';
 import '../../styles/article.css';
@@ -32,8 +32,10 @@ export const ArticleBody = memo(function ArticleBody({ content, profiles, highli
 
   useLayoutEffect(() => {
     const root = ref.current;
-    if (!root || highlights.length === 0) return;
-    root.innerHTML = html;
+    if (!root) return;
+    // Unmarking in place instead of writing the HTML again keeps the images loaded and the nodes a reader may hold.
+    unmarkHighlights(root);
+    if (highlights.length === 0) return;
     markHighlights(root, highlights, (count) => t('highlights.marked', { count }));
   }, [html, highlights, t]);
 
