@@ -17,6 +17,11 @@ const VERIFY_CHUNK = 250;
  * so this also bounds how long one import holds the event loop.
  */
 const TX_EVENTS = 1000;
+/**
+ * How long a group written ahead of its verification may block the event loop before COMMIT for the
+ * workers' codes. Past it the group is rolled back and written after the codes arrive.
+ */
+const SETTLE_WAIT_MS = 500;
 
 export interface ImporterDeps {
   db: Database;
@@ -74,6 +79,8 @@ export function createImporter(deps: ImporterDeps): Importer {
 
   /** A group failed as a whole and is written again event by event (see writeGroup). */
   class RetryPerEvent extends Error {}
+  /** A group written before its signatures were all in turned out not to be verified: it is rolled back. */
+  class Unverified extends Error {}
 
   /**
    * Writes one verified group in one transaction. Database failures are rare, so the group is first
@@ -86,7 +93,11 @@ export function createImporter(deps: ImporterDeps): Importer {
    * at a later read or at the flush, not at its own event, so it too sends the group to the retry,
    * which waits for every statement and pins the failure on its event.
    */
-  async function writeGroup(group: { index: number; event: NostrEvent }[], now: number): Promise<GroupOutcome> {
+  async function writeGroup(
+    group: { index: number; event: NostrEvent }[],
+    now: number,
+    verifiedBeforeCommit?: () => boolean,
+  ): Promise<GroupOutcome | null> {
     const attempt = (perEvent: boolean) =>
       deps.db.transaction(async (tx) => {
         const out: GroupOutcome = { results: [], visible: [], removed: [] };
@@ -124,6 +135,7 @@ export function createImporter(deps: ImporterDeps): Importer {
             throw new RetryPerEvent();
           }
         }
+        if (verifiedBeforeCommit && !verifiedBeforeCommit()) throw new Unverified();
         return out;
       }, { pipelined: !perEvent });
     try {
@@ -134,6 +146,7 @@ export function createImporter(deps: ImporterDeps): Importer {
         return await attempt(true);
       }
     } catch (err) {
+      if (err instanceof Unverified) return null;
       const message = `error: ${(err as Error).message}`;
       return { results: group.map(({ index, event }) => [index, result(event.id, false, message)]), visible: [], removed: [] };
     }
@@ -196,7 +209,14 @@ export function createImporter(deps: ImporterDeps): Importer {
       slots[k] = slot;
     });
     const checks: Promise<VerifyCode[]>[] = [];
-    for (let i = 0; i < toVerify.length; i += VERIFY_CHUNK) {
+    // On SQLite with verify workers a group is written while they check it, and its codes are awaited
+    // in shared memory just before COMMIT (see the write loop).
+    const shared = deps.db.dialect === 'sqlite' && verifier.verifyShared && toVerify.length > 0 ? verifier.verifyShared(toVerify) : null;
+    if (shared) {
+      const all = shared.done.catch(() => toVerify.map((): VerifyCode => VERIFY_BAD_SIG));
+      for (let i = 0; i < toVerify.length; i += VERIFY_CHUNK) checks.push(all.then((c) => c.slice(i, i + VERIFY_CHUNK)));
+    }
+    for (let i = shared ? toVerify.length : 0; i < toVerify.length; i += VERIFY_CHUNK) {
       const part = toVerify.slice(i, i + VERIFY_CHUNK);
       // A verifier that cannot run must reject, never wave events through.
       checks.push(verifier.verify(part).catch(() => part.map((): VerifyCode => VERIFY_BAD_SIG)));
@@ -204,23 +224,25 @@ export function createImporter(deps: ImporterDeps): Importer {
     const codes: VerifyCode[][] = [];
     const acceptedIds = new Set<string>();
 
-    /** The checks after dedupe, in S §5.2 order; null when the event may be written. Its chunk's codes must be in. */
-    const check = (k: number): ImportResult | null => {
+    /** The checks after dedupe, in S §5.2 order; null when the event may be written (its id joins `accepted`). */
+    const decide = (k: number, code: VerifyCode, accepted: Set<string>): ImportResult | null => {
       const { event } = pending[k];
-      if (stored.has(event.id) || acceptedIds.has(event.id)) {
-        seen.add(event.id);
-        return result(event.id, true, 'duplicate: already have this event');
-      }
-      const slot = slots[k];
-      const chunk = Math.floor(slot / VERIFY_CHUNK);
-      const code = codes[chunk][slot - chunk * VERIFY_CHUNK];
+      if (stored.has(event.id) || accepted.has(event.id)) return result(event.id, true, 'duplicate: already have this event');
       if (code !== VERIFY_OK) {
         return result(event.id, false, code === VERIFY_BAD_ID ? 'invalid: event id does not match its content' : 'invalid: bad signature');
       }
-      acceptedIds.add(event.id);
+      accepted.add(event.id);
       if (event.created_at > now + MAX_FUTURE_SECONDS) return result(event.id, false, 'invalid: created_at is too far in the future');
       if (!isAcceptedKind(event.kind)) return result(event.id, false, `blocked: kind ${event.kind} is not accepted`);
       return null;
+    };
+    /** decide with the verifiers' code (its chunk's codes must be in). */
+    const check = (k: number): ImportResult | null => {
+      const slot = slots[k];
+      const chunk = Math.floor(slot / VERIFY_CHUNK);
+      const refused = decide(k, slot < 0 ? VERIFY_OK : codes[chunk][slot - chunk * VERIFY_CHUNK], acceptedIds);
+      if (refused?.ok) seen.add(refused.id);
+      return refused;
     };
 
     const removed: string[] = [];
@@ -229,8 +251,53 @@ export function createImporter(deps: ImporterDeps): Importer {
     // without waiting on the others.
     checks.forEach((c, i) => void c.then((got) => (codes[i] = got)));
     const verified = (k: number) => slots[k] < 0 || codes[Math.floor(slots[k] / VERIFY_CHUNK)] !== undefined;
+    const absorb = (outcome: GroupOutcome) => {
+      for (const [index, r] of outcome.results) {
+        results[index] = r;
+        if (r.ok) seen.add(r.id);
+      }
+      visible.push(...outcome.visible);
+      removed.push(...outcome.removed);
+    };
+    // Written while verified: a group goes into its transaction as if every signature were good, and
+    // before COMMIT the importer blocks (without yielding, so no other socket reads or writes meanwhile)
+    // until the workers' codes of the group are in. All good: it commits, and the workers' time was
+    // spent beside the writes instead of before them. Any bad one (or workers too slow): rolled back and
+    // written again the careful way below, with verification off for the rest of the call, so invalid
+    // events cost at most one wasted write of their group.
+    let speculate = shared !== null;
     let g = 0;
     while (g < pending.length) {
+      if (shared && speculate) {
+        const end = Math.min(pending.length, g + TX_EVENTS);
+        const accepted = new Set(acceptedIds);
+        const refused: ImportResult[] = [];
+        const toWrite: number[] = [];
+        let from = toVerify.length;
+        let to = 0;
+        for (let k = g; k < end; k++) {
+          if (slots[k] >= 0) {
+            from = Math.min(from, slots[k]);
+            to = Math.max(to, slots[k] + 1);
+          }
+          const r = decide(k, VERIFY_OK, accepted);
+          if (r) {
+            results[pending[k].index] = r;
+            refused.push(r);
+          } else toWrite.push(k);
+        }
+        const allGood = () => from >= to || (shared.settled(from, to, SETTLE_WAIT_MS)?.every((c) => c === VERIFY_OK) ?? false);
+        const outcome = toWrite.length === 0 ? (allGood() ? { results: [], visible: [], removed: [] } : null) : await writeGroup(toWrite.map((k) => pending[k]), now, allGood);
+        if (outcome) {
+          for (const id of accepted) acceptedIds.add(id);
+          for (const r of refused) if (r.ok) seen.add(r.id);
+          absorb(outcome);
+          g = end;
+          if (g < pending.length) await new Promise<void>((resolve) => setImmediate(resolve));
+          continue;
+        }
+        speculate = false;
+      }
       // Every signature of a group is checked before BEGIN: nothing inside the transaction waits for
       // the workers (or anything else), so no other write can run on the connection while it is open.
       // The first group is what the workers have finished (at least the first chunk), so it is written
@@ -261,12 +328,8 @@ export function createImporter(deps: ImporterDeps): Importer {
       g = end;
       if (toWrite.length === 0) continue;
       const outcome = await writeGroup(toWrite.map((k) => pending[k]), now);
-      for (const [index, r] of outcome.results) {
-        results[index] = r;
-        if (r.ok) seen.add(r.id);
-      }
-      visible.push(...outcome.visible);
-      removed.push(...outcome.removed);
+      // Only a speculative write can come back without an outcome.
+      if (outcome) absorb(outcome);
       // Lets the workers' answers (and other sockets) in before the next group is chosen: the
       // transaction above held the event loop from BEGIN to COMMIT.
       if (g < pending.length) await new Promise<void>((resolve) => setImmediate(resolve));

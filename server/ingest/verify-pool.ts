@@ -15,6 +15,21 @@ export interface Verifier {
   /** Worker threads in use; 0 means verification runs on the calling thread. */
   readonly threads: number;
   close(): Promise<void>;
+  /**
+   * Like verify, and the codes can also be awaited without yielding (SharedVerify.settled): only a
+   * verifier whose checks run on other threads has it, since a blocked caller stops in-thread checks.
+   */
+  verifyShared?(events: readonly NostrEvent[]): SharedVerify;
+}
+
+/** A running check whose codes land in shared memory as the workers finish them. */
+export interface SharedVerify {
+  done: Promise<VerifyCode[]>;
+  /**
+   * The codes of events [from, to), blocking this thread up to timeoutMs for the workers to finish
+   * them; null when they are not all in by then (or some are being checked on this thread instead).
+   */
+  settled(from: number, to: number, timeoutMs: number): VerifyCode[] | null;
 }
 
 export interface PoolOptions {
@@ -85,6 +100,14 @@ export function inThreadVerifier(): Verifier {
 interface Pending {
   items: string[];
   resolve(codes: VerifyCode[]): void;
+  /** Set when the batch is checked on this thread after all, so waiting on shared memory is futile. */
+  onInThread?(): void;
+}
+
+interface SharedTarget {
+  shared: Int32Array;
+  at: number;
+  onInThread(): void;
 }
 
 interface Slot {
@@ -157,7 +180,10 @@ export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier>
     if (i >= 0) slots.splice(i, 1);
     slot.worker.removeAllListeners();
     // A dead worker's batches are checked here instead, so no import waits forever.
-    for (const p of slot.pending.values()) void checkInThread(p.items).then(p.resolve);
+    for (const p of slot.pending.values()) {
+      p.onInThread?.();
+      void checkInThread(p.items).then(p.resolve);
+    }
     slot.pending.clear();
   };
 
@@ -173,16 +199,19 @@ export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier>
     slot.worker.on('exit', () => retire(slot));
   }
 
-  const send = (items: string[]): Promise<VerifyCode[]> => {
+  const send = (items: string[], target?: SharedTarget): Promise<VerifyCode[]> => {
     let best: Slot | undefined;
     for (const s of slots) if (!best || s.load < best.load) best = s;
-    if (!best || closed) return checkInThread(items);
+    if (!best || closed) {
+      target?.onInThread();
+      return checkInThread(items);
+    }
     const slot = best;
     const id = ++seq;
     slot.load += items.length / 4;
     return new Promise<VerifyCode[]>((resolve) => {
-      slot.pending.set(id, { items, resolve });
-      slot.worker.postMessage({ seq: id, items });
+      slot.pending.set(id, { items, resolve, onInThread: target?.onInThread });
+      slot.worker.postMessage(target ? { seq: id, items, shared: target.shared, at: target.at } : { seq: id, items });
     });
   };
 
@@ -194,6 +223,40 @@ export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier>
       const parts: Promise<VerifyCode[]>[] = [];
       for (let i = 0; i < events.length; i += CHUNK) parts.push(send(flatten(events.slice(i, i + CHUNK))));
       return (await Promise.all(parts)).flat();
+    },
+    verifyShared(events) {
+      // [events done, then code + 1 per event]: 0 is "not checked yet".
+      const shared = new Int32Array(new SharedArrayBuffer(4 * (1 + events.length)));
+      let inThread = false;
+      const onInThread = () => {
+        inThread = true;
+      };
+      const parts: Promise<VerifyCode[]>[] = [];
+      for (let i = 0; i < events.length; i += CHUNK) {
+        parts.push(send(flatten(events.slice(i, i + CHUNK)), { shared, at: i, onInThread }));
+      }
+      const missing = (from: number, to: number) => {
+        for (let i = from; i < to; i++) if (Atomics.load(shared, 1 + i) === 0) return true;
+        return false;
+      };
+      return {
+        done: Promise.all(parts).then((p) => p.flat()),
+        settled(from, to, timeoutMs) {
+          const until = performance.now() + timeoutMs;
+          for (;;) {
+            if (inThread) return null;
+            // Read the counter before scanning, so a store after the scan changes it and wakes the wait.
+            const count = Atomics.load(shared, 0);
+            if (!missing(from, to)) break;
+            const left = until - performance.now();
+            if (left <= 0) return null;
+            Atomics.wait(shared, 0, count, left);
+          }
+          const codes: VerifyCode[] = [];
+          for (let i = from; i < to; i++) codes.push((Atomics.load(shared, 1 + i) - 1) as VerifyCode);
+          return codes;
+        },
+      };
     },
     async close() {
       closed = true;
