@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyEvent } from 'nostr-tools/wasm';
@@ -21,6 +22,8 @@ export interface IngestFigures {
   verifyOneThread: number;
   verifyPool: number;
   poolThreads: number;
+  /** Verify workers the importer had. */
+  ingestThreads: number;
   ingest: number;
   writeOnly: number;
   stored: number;
@@ -80,24 +83,43 @@ async function importAll(events: NostrEvent[], verifier: Verifier, fresh: FreshS
   }
 }
 
-/** Says yes to everything: isolates the write path's own cost. */
+/**
+ * Says yes to everything: isolates the write path's own cost. Its codes are in shared memory at once, so
+ * the importer writes each call as the verified ingest does (one group, committed on the codes).
+ */
 const acceptAll: Verifier = {
   threads: 0,
   async verify(events) {
     return events.map((): VerifyCode => VERIFY_OK);
   },
+  verifyShared(events) {
+    const codes = events.map((): VerifyCode => VERIFY_OK);
+    return { done: Promise.resolve(codes), settled: (from, to) => codes.slice(from, to) };
+  },
   async close() {},
 };
 
-export async function measureIngest(events: NostrEvent[], fresh: FreshStore = freshSqlite): Promise<IngestFigures> {
+/**
+ * `ingestThreads`: verify workers for the importer (the server's default when absent: one less than the
+ * cores); the pool ceiling is measured with a worker per core.
+ */
+export async function measureIngest(events: NostrEvent[], fresh: FreshStore = freshSqlite, ingestThreads?: number): Promise<IngestFigures> {
   await initVerifier();
   const verifyOneThread = oneThreadRate(events.slice(0, 10_000));
-  const pool = await startVerifyPool();
+  const full = await startVerifyPool({ size: availableParallelism() });
+  let verifyPool: number;
+  let poolThreads: number;
   try {
-    const verifyPool = await poolRate(pool, events);
+    verifyPool = await poolRate(full, events);
+    poolThreads = full.threads;
+  } finally {
+    await full.close();
+  }
+  const pool = await startVerifyPool({ size: ingestThreads });
+  try {
     const writeOnly = (await importAll(events, acceptAll, fresh)).rate;
     const { rate: ingest, stored } = await importAll(events, pool, fresh);
-    return { events: events.length, verifyOneThread, verifyPool, poolThreads: pool.threads, ingest, writeOnly, stored };
+    return { events: events.length, verifyOneThread, verifyPool, poolThreads, ingestThreads: pool.threads, ingest, writeOnly, stored };
   } finally {
     await pool.close();
   }

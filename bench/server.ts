@@ -13,7 +13,8 @@
  * cluster): ingest into a fresh database, latency over a copy of the same ≥ 1M-event database.
  * `--ingest-only` stops after the ingest phase (no million-event database needed); `--events=N` ingests
  * only the first N signed events; `--latency-only` skips the ingest phase; `--only=<label prefix>` measures
- * some latency rows only. bench/hot-queries.ts times the same commands in process, statement by statement.
+ * some latency rows only; `--verify-threads=N` gives the importer N verify workers instead of the server's
+ * default (one less than the cores). bench/hot-queries.ts times the same commands in process, statement by statement.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -63,7 +64,7 @@ function ingestRows(f: IngestFigures): string[][] {
     ['real signed demo events', fmt(f.events)],
     ['bare WASM verifyEvent, one thread (ceiling per core)', `${fmt(f.verifyOneThread)} events/s`],
     [`verify pool, ${f.poolThreads} worker threads (ceiling of the machine)`, `${fmt(f.verifyPool)} events/s`],
-    [`ingest: verified, through the importer, fresh ${BACKEND}`, `${fmt(f.ingest)} events/s (${fmt(f.stored)} stored)`],
+    [`ingest: verified, through the importer (${f.ingestThreads} verify worker threads), fresh ${BACKEND}`, `${fmt(f.ingest)} events/s (${fmt(f.stored)} stored)`],
     [
       `ingest ÷ one-thread ceiling (target ≥ ${target}; baseline ${baseline === null ? 'not measured' : baseline})`,
       `${fmt(ratio, 2)}${baseline === null ? '' : ` (${fmt(ratio / baseline, 2)}× the baseline)`}, target ${ratio >= target ? 'met' : 'not met'}`,
@@ -105,7 +106,9 @@ async function run(pg: BenchPostgres | null) {
   // --latency-only: the latency rows alone (the ingest phase takes minutes and has its own flags).
   const latencyOnly = process.argv.includes('--latency-only');
   if (!latencyOnly) log(`ingest: ${ingested.length} signed events into ${BACKEND}`);
-  const ingest = latencyOnly ? null : await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite);
+  // --verify-threads=N: the importer's verify workers (default: the server's, one less than the cores).
+  const threadsArg = process.argv.find((a) => a.startsWith('--verify-threads='))?.slice('--verify-threads='.length);
+  const ingest = latencyOnly ? null : await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite, threadsArg ? Number(threadsArg) : undefined);
   if (ingest && process.argv.includes('--ingest-only')) {
     printIngest(ingest);
     return;

@@ -88,15 +88,24 @@ export interface Notification {
   [arg: string]: string | number;
 }
 
-function sorted(fields: Record<string, string | number>): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  for (const k of Object.keys(fields).sort()) out[k] = fields[k];
-  return out;
-}
-
-/** Builds the object with sorted keys and its id: sha256 hex of the JSON of every other field. */
+/**
+ * Builds the object with sorted keys and its id: sha256 hex of the JSON of every other field. One sort
+ * (the JSON follows the sorted key list, and id is slotted into it), as this runs for every notification
+ * at ingest. The keys are names, never integer-like, so an object's own order is its insertion order.
+ */
 export function makeNotification(pubkey: string, createdAt: number, type: number, args: NotificationArgs): Notification {
-  const fields = sorted({ ...args, pubkey, created_at: createdAt, type });
-  const id = createHash('sha256').update(JSON.stringify(fields)).digest('hex');
-  return sorted({ ...fields, id }) as Notification;
+  const fields: Record<string, string | number> = { ...args, pubkey, created_at: createdAt, type };
+  const keys = Object.keys(fields).sort();
+  const id = createHash('sha256').update(JSON.stringify(fields, keys)).digest('hex');
+  const out: Record<string, string | number> = {};
+  let placed = false;
+  for (const k of keys) {
+    if (!placed && k >= 'id') {
+      out.id = id;
+      placed = true;
+    }
+    if (k !== 'id') out[k] = fields[k];
+  }
+  if (!placed) out.id = id;
+  return out as Notification;
 }

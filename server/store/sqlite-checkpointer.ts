@@ -37,7 +37,10 @@ export const WAL_SIZE_LIMIT = WAL_BYTES;
  * on the writer's thread: the copy is the same work either way, and the main thread stays free for the
  * verify pool's answers and the sockets (an inline checkpoint held it 150-360 ms each in the ingest profile).
  */
-const WAL_HOLD_BYTES = 16 * WAL_BYTES;
+// 256 MB: each hold idles the writer while the worker finishes (~150-300 ms here), and the holds come
+// per WAL_HOLD_BYTES written; at 64 MB they were 9-10 % of the write path's time (30,000 demo events:
+// 11 holds, 2.2-2.5 s), at 256 MB 3 holds, 0.9-1.0 s (bench/RESULTS.md, 2026-11-26 s7-sqwrite).
+const WAL_HOLD_BYTES = 64 * WAL_BYTES;
 /** A worker that has not copied everything in this long is given up on: the writer checkpoints itself. */
 const HOLD_TIMEOUT_MS = 30_000;
 

@@ -20,7 +20,7 @@ async function until(cond: () => boolean, ms = 20_000): Promise<void> {
   }
 }
 
-// The writer runs with wal_autocheckpoint = 0 (server/store/sqlite-checkpointer.ts): below 64 MB of WAL only
+// The writer runs with wal_autocheckpoint = 0 (server/store/sqlite-checkpointer.ts): below 256 MB of WAL only
 // the worker's connection copies pages into the database file, so a worker that never checkpoints fails here.
 describe('SQLite WAL checkpoints on the worker thread', () => {
   const dirs: string[] = [];
