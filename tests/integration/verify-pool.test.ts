@@ -75,6 +75,28 @@ describe('verify pool', () => {
     expect(await pool.verify(events)).toEqual(expected);
   });
 
+  it('verifyShared: the codes can be read in shared memory without yielding, and match verify', async () => {
+    const pool = await startVerifyPool({ size: 2 });
+    open.push(pool);
+    const { events, expected } = mixed(700);
+    const check = pool.verifyShared!(events);
+    // No await before this: the codes come from the workers' stores, not from their messages.
+    const mid = check.settled(250, 600, 30_000);
+    const all = check.settled(0, 700, 30_000);
+    expect(mid).toEqual(expected.slice(250, 600));
+    expect(all).toEqual(expected);
+    expect(await check.done).toEqual(expected);
+  });
+
+  it('verifyShared on a closed pool says at once that the codes will not come in shared memory', async () => {
+    const pool = await startVerifyPool({ size: 1 });
+    await pool.close();
+    const { events, expected } = mixed(9);
+    const check = pool.verifyShared!(events);
+    expect(check.settled(0, 9, 30_000)).toBeNull();
+    expect(await check.done).toEqual(expected);
+  });
+
   it('falls back to in-thread verification when workers cannot start', async () => {
     const pool = await startVerifyPool({ size: 1, startTimeoutMs: 1 });
     open.push(pool);
