@@ -25,6 +25,8 @@ interface WindowListProps<T> {
 }
 
 const TOPS_KEY = 'strucc:listTops';
+/** A vanity address is a screen of its own here: past this many the kept tops start over. */
+const MAX_TOPS = 24;
 let keptTops: Record<string, number> | undefined;
 
 /**
@@ -46,6 +48,10 @@ function tops(): Record<string, number> {
 function keepTop(key: string, top: number): void {
   const all = tops();
   if (all[key] === top) return;
+  if (!(key in all) && Object.keys(all).length >= MAX_TOPS) {
+    keptTops = {};
+    return keepTop(key, top);
+  }
   all[key] = top;
   try {
     localStorage.setItem(TOPS_KEY, JSON.stringify(all));
