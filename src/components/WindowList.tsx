@@ -65,7 +65,10 @@ const topKey = (className: string) => `${location.pathname.split('/')[1] ?? ''}|
 
 export function WindowList<T>({ items, itemKey, renderItem, estimateSize, overscan = 4, className, rowClassName, label, busy, onNearEnd, prefetchDistance = 6 }: WindowListProps<T>) {
   const listRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(() => tops()[topKey(className)] ?? 0);
+  const [scrollMargin, setScrollMargin] = useState(() => {
+    const kept = tops()[topKey(className)];
+    return typeof kept === 'number' && Number.isFinite(kept) ? kept : 0;
+  });
   // The window's size is known before anything is laid out; the virtualiser's own start (0×0)
   // would draw no rows until its layout effect has read it.
   const [initialRect] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
