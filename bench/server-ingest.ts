@@ -100,8 +100,8 @@ const acceptAll: Verifier = {
 };
 
 /**
- * `ingestThreads`: verify workers for the importer (the server's default when absent: one less than the
- * cores); the pool ceiling is measured with a worker per core.
+ * `ingestThreads`: verify workers for the importer (the server's default, a worker per core, when absent);
+ * the pool ceiling is always measured with a worker per core.
  */
 export async function measureIngest(events: NostrEvent[], fresh: FreshStore = freshSqlite, ingestThreads?: number): Promise<IngestFigures> {
   await initVerifier();

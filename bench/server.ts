@@ -14,7 +14,7 @@
  * `--ingest-only` stops after the ingest phase (no million-event database needed); `--events=N` ingests
  * only the first N signed events; `--latency-only` skips the ingest phase; `--only=<label prefix>` measures
  * some latency rows only; `--verify-threads=N` gives the importer N verify workers instead of the server's
- * default (one less than the cores). bench/hot-queries.ts times the same commands in process, statement by statement.
+ * default (a worker per core). bench/hot-queries.ts times the same commands in process, statement by statement.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -106,7 +106,7 @@ async function run(pg: BenchPostgres | null) {
   // --latency-only: the latency rows alone (the ingest phase takes minutes and has its own flags).
   const latencyOnly = process.argv.includes('--latency-only');
   if (!latencyOnly) log(`ingest: ${ingested.length} signed events into ${BACKEND}`);
-  // --verify-threads=N: the importer's verify workers (default: the server's, one less than the cores).
+  // --verify-threads=N: the importer's verify workers (default: the server's, a worker per core).
   const threadsArg = process.argv.find((a) => a.startsWith('--verify-threads='))?.slice('--verify-threads='.length);
   const ingest = latencyOnly ? null : await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite, threadsArg ? Number(threadsArg) : undefined);
   if (ingest && process.argv.includes('--ingest-only')) {

@@ -33,7 +33,7 @@ export interface SharedVerify {
 }
 
 export interface PoolOptions {
-  /** Worker count; defaults to one less than the available cores (at least 1): see startVerifyPool. */
+  /** Worker count; defaults to the available cores. */
   size?: number;
   /** How long a worker may take to load the verifier before the pool gives up on it. */
   startTimeoutMs?: number;
@@ -162,14 +162,11 @@ function startSlot(timeoutMs: number): Promise<Slot> {
 }
 
 /**
- * Starts `size` verify workers. Resolves to an in-thread verifier when none of them comes up, so callers
- * never have to care. The default leaves the main thread a core of its own: every event the workers pass
- * is then written there, the write is the slower half (SQLite: ~0.4-0.5 ms against ~0.35 ms to verify),
- * and the importer writes a group while the workers check it, so a worker per core would only take CPU
- * from the writer while they overlap (on 2 cores: three busy threads, each at ~2/3 of a core).
+ * Starts `size` verify workers (default: the available cores, at least 1). Resolves to an
+ * in-thread verifier when none of them comes up, so callers never have to care.
  */
 export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier> {
-  const size = Math.max(1, opts.size ?? availableParallelism() - 1);
+  const size = Math.max(1, opts.size ?? availableParallelism());
   const started = await Promise.allSettled(Array.from({ length: size }, () => startSlot(opts.startTimeoutMs ?? 20_000)));
   const slots: Slot[] = [];
   for (const s of started) if (s.status === 'fulfilled') slots.push(s.value);
