@@ -49,9 +49,14 @@ function searchText(event: Pick<NostrEvent, 'kind' | 'tags' | 'content'>): strin
   return [event.content];
 }
 
-/** What the engine indexes of an event: its folded text (fields apart) and its hashtags. */
+/** The folded text the engine indexes of an event, fields apart (search_fts.body, search_docs.fts). */
+export function searchBody(event: Pick<NostrEvent, 'kind' | 'tags' | 'content'>): string {
+  return indexText(searchText(event), MAX_TERMS);
+}
+
+/** What the engine indexes of an event: its text and its hashtags. */
 export function searchFields(event: Pick<NostrEvent, 'kind' | 'tags' | 'content'>): { body: string; tags: string[] } {
-  return { body: indexText(searchText(event), MAX_TERMS), tags: event.kind === 0 ? [] : hashtagsOf(event.tags, event.content) };
+  return { body: searchBody(event), tags: event.kind === 0 ? [] : hashtagsOf(event.tags, event.content) };
 }
 
 /** user_search's words of a profile: the folded words of its name fields, space-separated. */

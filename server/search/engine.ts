@@ -1,14 +1,70 @@
 /** Runs searches against the index the search indexer keeps (server/ingest/index-search.ts). */
 import type { Queryable, SqlValue } from '../store/db.ts';
 import type { FeedItem } from '../cache/enrich.ts';
-import { decodePubkey, type ParsedQuery } from './grammar.ts';
+import { searchBody } from '../ingest/index-search.ts';
+import { decodePubkey, type Node, type ParsedQuery } from './grammar.ts';
 import { buildSearch, type SearchOptions } from './sql.ts';
 import { fold, terms } from './tokens.ts';
 
 export async function searchItems(db: Queryable, q: ParsedQuery, opts: Omit<SearchOptions, 'dialect'>): Promise<FeedItem[]> {
+  const shortcut = db.dialect === 'sqlite' ? await longPrefixPage(db, q, opts) : null;
+  if (shortcut) return shortcut;
   const { sql, params } = buildSearch(q, { ...opts, dialect: db.dialect });
   const rows = await db.all<{ id: string; k: number | string | null }>(sql, params);
   return rows.map((r) => ({ id: r.id, key: Number(r.k ?? 0) }));
+}
+
+/** The longest prefix SQLite's search_fts has an index for (search-schema.ts, prefix='3 4'). */
+const INDEXED_PREFIX = 4;
+/** More candidates than this above the page's floor, and the query runs as it is. */
+const MAX_CANDIDATES = 1000;
+
+type Word = Extract<Node, { type: 'word' }>;
+const longPrefix = (n: Node): n is Word => n.type === 'word' && n.prefix && n.term.length > INDEXED_PREFIX;
+
+/** The query with each long prefix word of its top level (the word itself, or an AND's items) replaced. */
+function replaceWords(q: ParsedQuery, f: (w: Word) => Word): ParsedQuery {
+  const e = q.expr!;
+  if (e.type === 'and') return { ...q, expr: { type: 'and', items: e.items.map((x) => (longPrefix(x) ? f(x) : x)) } };
+  return { ...q, expr: longPrefix(e) ? f(e) : e };
+}
+
+/**
+ * A time-ordered page of a query whose required text holds words of 5+ letters, which match as prefixes.
+ * FTS5 has no index for such a prefix: it merges the whole doclist of every term that starts with it
+ * before the first row comes out (1–5 ms for a common word at 1M events), where an exact word or an
+ * indexed 4-letter prefix is read lazily, newest first, and stops when the page is full. So:
+ * 1. the same query with those words exact finds a subset of the answer; if it fills the page, its
+ *    last row's key is a floor: every row of the real page lies at or above it;
+ * 2. the rows above the floor that match the words' first 4 letters (a superset, indexed) are checked
+ *    in JS against the words the indexer gave the engine for their event (searchBody).
+ * Null (run the query as it is) when the exact words do not fill the page, or too many candidates lie
+ * above the floor (a common 4-letter start with a rarer word).
+ */
+async function longPrefixPage(db: Queryable, q: ParsedQuery, opts: Omit<SearchOptions, 'dialect'>): Promise<FeedItem[] | null> {
+  if (q.orderBy !== 'created_at' || !q.expr) return null;
+  const words = q.expr.type === 'and' ? q.expr.items.filter(longPrefix) : longPrefix(q.expr) ? [q.expr] : [];
+  const need = opts.page.limit + opts.page.offset;
+  if (!words.length || need <= 0 || need > MAX_CANDIDATES) return null;
+  const page = { ...opts.page, limit: need, offset: 0 };
+  const exact = buildSearch(replaceWords(q, (w) => ({ ...w, prefix: false })), { ...opts, page, dialect: 'sqlite' }, {});
+  const floor = await db.all<{ r: number }>(exact.sql, exact.params);
+  if (floor.length < need) return null;
+  const wide = buildSearch(
+    replaceWords(q, (w) => ({ ...w, term: w.term.slice(0, INDEXED_PREFIX) })),
+    { ...opts, page: { ...page, limit: MAX_CANDIDATES + 1 }, dialect: 'sqlite' },
+    { minDoc: floor[need - 1].r, eventText: true },
+  );
+  const rows = await db.all<{ id: string; k: number | string; ek: number; et: string; ec: string }>(wide.sql, wide.params);
+  if (rows.length > MAX_CANDIDATES) return null;
+  const found: FeedItem[] = [];
+  for (const r of rows) {
+    const body = ` ${searchBody({ kind: Number(r.ek), tags: JSON.parse(r.et) as string[][], content: r.ec })}`;
+    if (words.every((w) => body.includes(` ${w.term}`))) found.push({ id: r.id, key: Number(r.k ?? 0) });
+    if (found.length >= need) break;
+  }
+  // Every exact row lies above the floor, so fewer would mean the check and the engine disagree.
+  return found.length >= need ? found.slice(opts.page.offset) : null;
 }
 
 /** Users ranked per query are picked from at most this many matches (short prefixes match many). */
