@@ -16,8 +16,13 @@ export async function searchItems(db: Queryable, q: ParsedQuery, opts: Omit<Sear
 
 /** The longest prefix SQLite's search_fts has an index for (search-schema.ts, prefix='3 4'). */
 const INDEXED_PREFIX = 4;
-/** More candidates than this above the page's floor, and the query runs as it is. */
-const MAX_CANDIDATES = 1000;
+/**
+ * Candidates worth checking for a page of `need` rows: each costs its event's row and a tokenisation
+ * (~15 µs), so past this many the plain prefix query is cheaper for all but the commonest words.
+ */
+const candidateBudget = (need: number) => 3 * need + 10;
+/** Pages longer than this run as they are. */
+const MAX_PAGE_SHORTCUT = 200;
 
 type Word = Extract<Node, { type: 'word' }>;
 const longPrefix = (n: Node): n is Word => n.type === 'word' && n.prefix && n.term.length > INDEXED_PREFIX;
@@ -32,39 +37,55 @@ function replaceWords(q: ParsedQuery, f: (w: Word) => Word): ParsedQuery {
 /**
  * A time-ordered page of a query whose required text holds words of 5+ letters, which match as prefixes.
  * FTS5 has no index for such a prefix: it merges the whole doclist of every term that starts with it
- * before the first row comes out (1–5 ms for a common word at 1M events), where an exact word or an
+ * before the first row comes out (1–8 ms for a common word at 1M events), where an exact word or an
  * indexed 4-letter prefix is read lazily, newest first, and stops when the page is full. So:
  * 1. the same query with those words exact finds a subset of the answer; if it fills the page, its
  *    last row's key is a floor: every row of the real page lies at or above it;
- * 2. the rows above the floor that match the words' first 4 letters (a superset, indexed) are checked
- *    in JS against the words the indexer gave the engine for their event (searchBody).
- * Null (run the query as it is) when the exact words do not fill the page, or too many candidates lie
- * above the floor (a common 4-letter start with a rarer word).
+ * 2. the rows from the floor up that match the words' first 4 letters (a superset, indexed) are the
+ *    candidates, each checked newest first in JS against the words the indexer gave the engine for its
+ *    event (searchBody) until the page is full.
+ * Null (run the query as it is) when the exact words do not fill the page, or the budget of candidates
+ * does not fill it (a rarer word with a common 4-letter start: its plain query is cheap).
  */
 async function longPrefixPage(db: Queryable, q: ParsedQuery, opts: Omit<SearchOptions, 'dialect'>): Promise<FeedItem[] | null> {
   if (q.orderBy !== 'created_at' || !q.expr) return null;
   const words = q.expr.type === 'and' ? q.expr.items.filter(longPrefix) : longPrefix(q.expr) ? [q.expr] : [];
   const need = opts.page.limit + opts.page.offset;
-  if (!words.length || need <= 0 || need > MAX_CANDIDATES) return null;
+  if (!words.length || need <= 0 || need > MAX_PAGE_SHORTCUT) return null;
   const page = { ...opts.page, limit: need, offset: 0 };
-  const exact = buildSearch(replaceWords(q, (w) => ({ ...w, prefix: false })), { ...opts, page, dialect: 'sqlite' }, {});
-  const floor = await db.all<{ r: number }>(exact.sql, exact.params);
+  const exact = buildSearch(replaceWords(q, (w) => ({ ...w, prefix: false })), { ...opts, page, dialect: 'sqlite' }, true);
+  const floor = await db.all<{ id: string; r: number }>(exact.sql, exact.params);
   if (floor.length < need) return null;
-  const wide = buildSearch(
-    replaceWords(q, (w) => ({ ...w, term: w.term.slice(0, INDEXED_PREFIX) })),
-    { ...opts, page: { ...page, limit: MAX_CANDIDATES + 1 }, dialect: 'sqlite' },
-    { minDoc: floor[need - 1].r, eventText: true },
-  );
-  const rows = await db.all<{ id: string; k: number | string; ek: number; et: string; ec: string }>(wide.sql, wide.params);
-  if (rows.length > MAX_CANDIDATES) return null;
+  const minDoc = floor[need - 1].r;
+  // The floor is checked here rather than given to FTS5: a lower rowid bound on a newest-first read of a
+  // prefix index costs it milliseconds.
+  const budget = candidateBudget(need);
+  const wide = replaceWords(q, (w) => ({ ...w, term: w.term.slice(0, INDEXED_PREFIX) }));
+  const widePage = buildSearch(wide, { ...opts, page: { ...page, limit: budget + 1 }, dialect: 'sqlite' }, true);
+  const rows = (await db.all<{ id: string; k: number | string; r: number }>(widePage.sql, widePage.params)).filter((r) => r.r >= minDoc);
   const found: FeedItem[] = [];
-  for (const r of rows) {
-    const body = ` ${searchBody({ kind: Number(r.ek), tags: JSON.parse(r.et) as string[][], content: r.ec })}`;
-    if (words.every((w) => body.includes(` ${w.term}`))) found.push({ id: r.id, key: Number(r.k ?? 0) });
-    if (found.length >= need) break;
+  // The exact rows match as they are; only the others need their event's words.
+  const sure = new Set(floor.map((r) => r.id));
+  // Events in chunks, newest first: a page found among the first candidates loads no more of them.
+  for (let i = 0, chunk = need + 10; i < rows.length && i < budget; i += chunk) {
+    const part = rows.slice(i, Math.min(i + chunk, budget));
+    const unsure = part.filter((r) => !sure.has(r.id));
+    const events = new Map(
+      (unsure.length === 0 ? [] : await db.all<{ id: string; kind: number; tags: string; content: string }>(
+        `SELECT id, kind, tags, content FROM events WHERE id IN (${unsure.map(() => '?').join(', ')})`,
+        unsure.map((r) => r.id),
+      )).map((e) => [e.id, e]),
+    );
+    for (const r of part) {
+      const e = events.get(r.id);
+      const body = e ? ` ${searchBody({ kind: Number(e.kind), tags: JSON.parse(e.tags) as string[][], content: e.content })}` : '';
+      if (sure.has(r.id) || words.every((w) => body.includes(` ${w.term}`))) found.push({ id: r.id, key: Number(r.k ?? 0) });
+      if (found.length >= need) return found.slice(opts.page.offset);
+    }
   }
-  // Every exact row lies above the floor, so fewer would mean the check and the engine disagree.
-  return found.length >= need ? found.slice(opts.page.offset) : null;
+  // Past the budget, or (never, as every exact row lies at or above the floor) out of candidates: the
+  // plain query decides.
+  return null;
 }
 
 /** Users ranked per query are picked from at most this many matches (short prefixes match many). */

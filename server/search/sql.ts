@@ -252,16 +252,8 @@ const needsStats = (q: ParsedQuery) =>
 /** Relevance as an integer sort key (bigger is better) for the RANGE. */
 const RANK_SCALE = 1_000_000;
 
-/** For engine.ts's prefix shortcut (SQLite, time order): rows also carry their FTS rowid (search key) r. */
-export interface CandidateRead {
-  /** Only FTS rowids from this one up. */
-  minDoc?: number;
-  /** Rows also carry their event's kind, tags and content (ek, et, ec). */
-  eventText?: boolean;
-}
-
 /** The SELECT returning (id, k) rows: k is the sort key that goes into the RANGE. */
-export function buildSearch(q: ParsedQuery, opts: SearchOptions, candidates?: CandidateRead): BuiltQuery {
+export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = false): BuiltQuery {
   const sqlite = opts.dialect === 'sqlite';
   const relevance = q.orderBy === 'relevance';
   const b = new Builder(opts.viewer, opts.dialect, relevance);
@@ -299,7 +291,6 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions, candidates?: Ca
     if (order === 'search_fts.rowid' && until !== undefined) where.push(`search_fts.rowid < ${b.p(docKeyAfter(until))}`);
   };
   timeBounds(q.since, q.until);
-  if (candidates?.minDoc !== undefined && order === 'search_fts.rowid') where.push(`search_fts.rowid >= ${b.p(candidates.minDoc)}`);
   for (const [m, v] of Object.entries(q.min)) b.bound(METRIC_SQL[m as Metric], '>=', v, where);
   for (const [m, v] of Object.entries(q.max)) b.bound(METRIC_SQL[m as Metric], '<=', v, where);
   b.bound('d.chars', '<=', q.maxChars, where);
@@ -310,11 +301,9 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions, candidates?: Ca
   if (q.orderBy === 'created_at') {
     timeBounds(page.since, page.until);
     // No tie-breaker: ordering by the index's own column lets a scan stop once the page is full.
-    const fts = candidates && order === 'search_fts.rowid';
-    const text = fts && candidates.eventText;
-    const cols = `${fts ? ', search_fts.rowid AS r' : ''}${text ? ', e.kind AS ek, e.tags AS et, e.content AS ec' : ''}`;
-    const events = text ? 'JOIN events e ON e.id = d.event_id' : '';
-    const sql = `SELECT d.event_id AS id, d.created_at AS k${cols} FROM ${from} ${join} ${events}
+    // withDocKey (engine.ts longPrefixPage, SQLite): each row's search key too, as r.
+    const key = withDocKey && order === 'search_fts.rowid' ? ', search_fts.rowid AS r' : '';
+    const sql = `SELECT d.event_id AS id, d.created_at AS k${key} FROM ${from} ${join}
       WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ? OFFSET ?`;
     return { sql, params: [...b.params, page.limit, page.offset] };
   }
