@@ -1,6 +1,6 @@
 import type { NostrEvent } from '../context.ts';
-import type { Queryable } from '../store/db.ts';
-import { write, writeRows } from '../store/db.ts';
+import type { Queryable, SqlValue } from '../store/db.ts';
+import { insertRows, rowInsert, write, writeRows } from '../store/db.ts';
 import { forgetContactList, recordContactList } from './contact-history.ts';
 import { applyDeletion, arrivalOf } from './delete.ts';
 import { INDEXERS } from './indexers.ts';
@@ -106,29 +106,22 @@ async function keepVersionId(tx: Queryable, event: NostrEvent, replaced: string,
   }
 }
 
-/**
- * Rows per multi-row INSERT into event_tags on PostgreSQL: few round trips per event. SQLite has no round
- * trips, and there one row per statement costs a third of the multi-row INSERTs' time (20,000 demo events:
- * 1.0-1.3 s against 3.1-4.3 s, measured alternating; bench/RESULTS.md, 2026-11-26 12:14).
- */
-const TAG_ROWS = 16;
-const tagInsert = (rows: number) =>
-  `INSERT INTO event_tags (event_id, name, value, kind, created_at) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`;
+const EVENT_TAGS = rowInsert('event_tags', ['event_id', 'name', 'value', 'kind', 'created_at']);
 
-/** The event's single-letter tags, in one statement per TAG_ROWS tags instead of one per tag. */
+/**
+ * The event's single-letter tags: on PostgreSQL in multi-row statements (with the other events' tags of
+ * a pipelined group), on SQLite a statement per tag, which costs a third of the time of multi-row INSERTs
+ * there (20,000 demo events: 1.0-1.3 s against 3.1-4.3 s, measured alternating; bench/RESULTS.md,
+ * 2026-11-26 12:14).
+ */
 async function insertTags(tx: Queryable, event: NostrEvent): Promise<void> {
-  const rows = tx.dialect === 'sqlite' ? 1 : TAG_ROWS;
-  let params: (string | number)[] = [];
+  const rows: SqlValue[][] = [];
   for (const tag of event.tags) {
     const [name, value] = tag;
     if (typeof name !== 'string' || name.length !== 1 || typeof value !== 'string' || value.length > MAX_TAG_VALUE) continue;
-    params.push(event.id, name, value, event.kind, event.created_at);
-    if (params.length === rows * 5) {
-      await write(tx, tagInsert(rows), params);
-      params = [];
-    }
+    rows.push([event.id, name, value, event.kind, event.created_at]);
   }
-  if (params.length > 0) await write(tx, tagInsert(params.length / 5), params);
+  await insertRows(tx, EVENT_TAGS, rows);
 }
 
 /** The current event id behind a ref, or null when an address has no known version yet. */

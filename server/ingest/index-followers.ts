@@ -1,12 +1,18 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
-import { writeRows } from '../store/db.ts';
+import { insertRows, rowInsert } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { DAY } from './scores.ts';
 import { isHex64 } from './verify.ts';
 
 /** Keeps each batch's IN (...) list well below every driver's parameter limit. */
 const CHUNK = 500;
+
+const FOLLOWER_DAYS = rowInsert(
+  'follower_days',
+  ['pubkey', 'day', 'increase', 'cnt'],
+  'ON CONFLICT (pubkey, day) DO UPDATE SET increase = follower_days.increase + excluded.increase, cnt = excluded.cnt',
+);
 
 function followSet(tags: string[][]): Set<string> {
   const out = new Set<string>();
@@ -51,14 +57,9 @@ export const followersIndexer: Indexer = {
         chunk,
       );
       const counts = new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
-      // One statement per up to 64 followed users (keys are distinct: one row per pubkey of the diff).
-      await writeRows(
-        tx,
-        (values) => `INSERT INTO follower_days (pubkey, day, increase, cnt) VALUES ${values}
-           ON CONFLICT (pubkey, day) DO UPDATE SET increase = follower_days.increase + excluded.increase, cnt = excluded.cnt`,
-        4,
-        chunk.map((pk) => [pk, day, delta.get(pk)!, counts.get(pk) ?? 0]),
-      );
+      // One statement per up to 64 rows, with the other contact lists' rows of a pipelined group; a
+      // (pubkey, day) already held goes out first, so the sums come out as one list after the other.
+      await insertRows(tx, FOLLOWER_DAYS, chunk.map((pk) => [pk, day, delta.get(pk)!, counts.get(pk) ?? 0]), (row) => `${row[0]} ${row[1]}`);
     }
   },
 };
