@@ -75,7 +75,7 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
   else if (event.kind === 9735) await applyZap(tx, event, now);
   if (POST_KINDS.has(event.kind)) await applyPost(tx, event, now, replaced);
   // Actions that arrived first left a provisional row; a target that is not a post gets no stats.
-  else await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
+  else if (arrival.statsRow) await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
   for (const indexer of INDEXERS) {
     for (const id of deleted) await indexer.onDelete?.(tx, id, now);
     await indexer.onEvent(tx, event, now);
@@ -143,6 +143,20 @@ async function countable(tx: Queryable, id: string): Promise<boolean> {
   return !row || POST_KINDS.has(row.kind);
 }
 
+/** The parent_id just written to each post's posts row, for the indexers that run after it. */
+const parents = new WeakMap<NostrEvent, string | null>();
+
+/**
+ * posts.parent_id of `event`: what applyPost wrote for this very event object, without a query (on
+ * PostgreSQL every read waits for a round trip); read from the table for an event applied elsewhere.
+ */
+export async function postParent(tx: Queryable, event: NostrEvent): Promise<string | null> {
+  const written = parents.get(event);
+  if (written !== undefined) return written;
+  const row = await tx.get<{ parent_id: string | null }>('SELECT parent_id FROM posts WHERE event_id = ?', [event.id]);
+  return row?.parent_id ?? null;
+}
+
 async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced: string | null): Promise<void> {
   if (replaced) await carryOver(tx, replaced, event.id);
   const reply = REPLY_KINDS.has(event.kind) ? replyInfo(event) : null;
@@ -153,6 +167,8 @@ async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced
      ON CONFLICT (event_id) DO NOTHING`,
     [event.id, event.pubkey, event.created_at, event.kind, reply ? 1 : 0, parent, root, hasMedia(event) ? 1 : 0],
   );
+  // No posts row outlives its event (deletions and new versions remove both), so this is the row now.
+  parents.set(event, parent);
   // Counters may already hold actions that arrived before this event: keep them, fill in who and when.
   await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind) VALUES (?, ?, ?, ?)

@@ -58,8 +58,15 @@ export const followersIndexer: Indexer = {
       );
       const counts = new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
       // One statement per up to 64 rows, with the other contact lists' rows of a pipelined group; a
-      // (pubkey, day) already held goes out first, so the sums come out as one list after the other.
-      await insertRows(tx, FOLLOWER_DAYS, chunk.map((pk) => [pk, day, delta.get(pk)!, counts.get(pk) ?? 0]), (row) => `${row[0]} ${row[1]}`);
+      // (pubkey, day) already held takes the sum of both increases and the later count, as the two
+      // upserts one after the other would leave it.
+      await insertRows(
+        tx,
+        FOLLOWER_DAYS,
+        chunk.map((pk) => [pk, day, delta.get(pk)!, counts.get(pk) ?? 0]),
+        (row) => `${row[0]} ${row[1]}`,
+        (held, next) => [held[0], held[1], Number(held[2]) + Number(next[2]), next[3]],
+      );
     }
   },
 };

@@ -6,7 +6,7 @@ import { eventsByIds } from '../cache/data.ts';
 import { extractRefs } from '../cache/refs.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
-import { resolveRef } from './apply.ts';
+import { postParent, resolveRef } from './apply.ts';
 import { parseAddress, REPLY_KINDS } from './kinds.ts';
 import { EVENT_ARGS, N, type NotificationArgs } from './notification-types.ts';
 import { quotedRefs, replyInfo, type Ref } from './replies.ts';
@@ -113,8 +113,7 @@ async function fromPost(tx: Queryable, ev: NostrEvent): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const who: Who = { key: 'who_replied_to_it', value: ev.pubkey };
   if (REPLY_KINDS.has(ev.kind)) {
-    const row = await tx.get<{ parent_id: string | null }>('SELECT parent_id FROM posts WHERE event_id = ?', [ev.id]);
-    const parent = await eventById(tx, row?.parent_id);
+    const parent = await eventById(tx, await postParent(tx, ev));
     if (parent) {
       const extra = { [who.key]: who.value, reply: ev.id };
       const [direct, ...rest] = await actionOn(tx, parent, ev.pubkey, [N.REPLIED, N.MENTIONED_POST_REPLIED, N.QUOTING_POST_REPLIED], extra);

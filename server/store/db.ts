@@ -30,8 +30,11 @@ export interface Queryable {
    * Holds a row of `insert` to go out later in one multi-row statement with the other rows held for its
    * table (PostgreSQL's pipelined transactions; see insertRows).
    */
-  insertLater?(insert: RowInsert, row: SqlValue[], key?: string): void;
+  insertLater?(insert: RowInsert, row: SqlValue[], key?: string, merge?: MergeRows): void;
 }
+
+/** One row standing for `held` followed by `next` (same conflict key), as the upsert would leave it. */
+export type MergeRows = (held: SqlValue[], next: SqlValue[]) => SqlValue[];
 
 /** An INSERT whose VALUES list takes any number of rows: see rowInsert and insertRows. */
 export interface RowInsert {
@@ -104,12 +107,19 @@ export async function writeRows(q: Queryable, sql: (values: string) => string, w
  * it sees them, in order) or at the flush before COMMIT: one statement per table per group instead of
  * one per event, for tables the group's other statements rarely touch. `keyOf` names the conflict
  * target of an ON CONFLICT DO UPDATE, which PostgreSQL refuses to meet twice in one statement: a
- * repeated key sends the rows held so far first, as it would have run one after the other. Elsewhere
- * the rows go at once, as writeRows sends them.
+ * repeated key sends the rows held so far first, as it would have run one after the other, or with
+ * `merge` replaces the held row by one that leaves what the two would. Elsewhere the rows go at once,
+ * as writeRows sends them (keys must then be distinct within one call).
  */
-export async function insertRows(q: Queryable, insert: RowInsert, rows: SqlValue[][], keyOf?: (row: SqlValue[]) => string): Promise<void> {
+export async function insertRows(
+  q: Queryable,
+  insert: RowInsert,
+  rows: SqlValue[][],
+  keyOf?: (row: SqlValue[]) => string,
+  merge?: MergeRows,
+): Promise<void> {
   if (q.insertLater) {
-    for (const row of rows) q.insertLater(insert, row, keyOf?.(row));
+    for (const row of rows) q.insertLater(insert, row, keyOf?.(row), merge);
     return;
   }
   await writeRows(q, insert.sql, insert.width, rows);

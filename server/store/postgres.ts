@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { ROWS_MAX, valuesList, type Database, type Queryable, type RowInsert, type RunResult, type SqlValue, type TransactionOptions } from './db.ts';
+import { ROWS_MAX, valuesList, type Database, type MergeRows, type Queryable, type RowInsert, type RunResult, type SqlValue, type TransactionOptions } from './db.ts';
 import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
@@ -113,7 +113,7 @@ function bindPipelined(client: pg.PoolClient): Queryable {
   };
   // Rows held for multi-row INSERTs, by table (see insertRows in db.ts): they go out, in the order they
   // came, before the first statement that names their table, and at the flush.
-  const later = new Map<string, { insert: RowInsert; rows: SqlValue[][]; keys: Set<string> }>();
+  const later = new Map<string, { insert: RowInsert; rows: SqlValue[][]; keys: Map<string, number> }>();
   const release = (table: string) => {
     const h = later.get(table)!;
     later.delete(table);
@@ -145,18 +145,23 @@ function bindPipelined(client: pg.PoolClient): Queryable {
       before(sql);
       defer(sql, params);
     },
-    insertLater(insert, row, key) {
+    insertLater(insert: RowInsert, row: SqlValue[], key?: string, merge?: MergeRows) {
       let h = later.get(insert.table);
-      if (h && (h.insert !== insert || (key !== undefined && h.keys.has(key)))) {
+      const at = key === undefined ? undefined : h?.keys.get(key);
+      if (h && h.insert === insert && at !== undefined && merge) {
+        h.rows[at] = merge(h.rows[at], row);
+        return;
+      }
+      if (h && (h.insert !== insert || at !== undefined)) {
         release(insert.table);
         h = undefined;
       }
       if (!h) {
-        h = { insert, rows: [], keys: new Set() };
+        h = { insert, rows: [], keys: new Map() };
         later.set(insert.table, h);
       }
+      if (key !== undefined) h.keys.set(key, h.rows.length);
       h.rows.push(row);
-      if (key !== undefined) h.keys.add(key);
     },
     async flush() {
       for (const table of [...later.keys()]) release(table);
