@@ -20,6 +20,31 @@ function followSet(tags: string[][]): Set<string> {
   return out;
 }
 
+const previousLists = new WeakMap<Queryable, WeakMap<NostrEvent, Promise<{ tags: string } | undefined>>>();
+
+/**
+ * The contact list `event` replaced (still stored while the indexers run: everything newer lost), read
+ * once per event and transaction for the two indexers that diff against it (this one and the
+ * notifications'): on PostgreSQL every read waits for a round trip. Nothing they run in between writes
+ * events; a retried transaction is a new `tx`, so it reads again.
+ */
+export function previousContactList(tx: Queryable, event: NostrEvent): Promise<{ tags: string } | undefined> {
+  let mine = previousLists.get(tx);
+  if (!mine) {
+    mine = new WeakMap();
+    previousLists.set(tx, mine);
+  }
+  let list = mine.get(event);
+  if (!list) {
+    list = tx.get<{ tags: string }>(
+      'SELECT tags FROM events WHERE pubkey = ? AND kind = 3 AND id <> ? ORDER BY created_at DESC, id ASC LIMIT 1',
+      [event.pubkey, event.id],
+    );
+    mine.set(event, list);
+  }
+  return list;
+}
+
 /**
  * Daily follower gains (S §3.4 explore_people, spec "User stats" followers_increase). The
  * importer runs indexers only for a contact list that became current, after the follow graph
@@ -31,10 +56,7 @@ export const followersIndexer: Indexer = {
   name: 'followers',
   async onEvent(tx: Queryable, event: NostrEvent): Promise<void> {
     if (event.kind !== 3) return;
-    const previous = await tx.get<{ tags: string }>(
-      `SELECT tags FROM events WHERE pubkey = ? AND kind = 3 AND id <> ? ORDER BY created_at DESC, id ASC LIMIT 1`,
-      [event.pubkey, event.id],
-    );
+    const previous = await previousContactList(tx, event);
     let before = new Set<string>();
     try {
       if (previous) before = followSet(JSON.parse(previous.tags) as string[][]);

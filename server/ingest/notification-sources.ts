@@ -7,6 +7,7 @@ import { extractRefs } from '../cache/refs.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import { postParent, resolveRef } from './apply.ts';
+import { previousContactList } from './index-followers.ts';
 import { parseAddress, REPLY_KINDS } from './kinds.ts';
 import { EVENT_ARGS, N, type NotificationArgs } from './notification-types.ts';
 import { quotedRefs, replyInfo, type Ref } from './replies.ts';
@@ -166,10 +167,7 @@ function reactionTarget(ev: NostrEvent): Ref | null {
 
 async function fromContacts(tx: Queryable, ev: NostrEvent): Promise<Candidate[]> {
   // The list this one replaced is still stored; everything after it in the ordering has lost.
-  const prev = await tx.get<{ tags: string }>(
-    'SELECT tags FROM events WHERE pubkey = ? AND kind = 3 AND id <> ? ORDER BY created_at DESC, id ASC LIMIT 1',
-    [ev.pubkey, ev.id],
-  );
+  const prev = await previousContactList(tx, ev);
   const before = new Set<string>();
   if (prev) {
     try {
