@@ -8,6 +8,14 @@
  */
 import type { NostrEvent, ServerContext } from '../context.ts';
 import type { AuthorPosts } from './follows-cache.ts';
+import type { CacheObject } from './data.ts';
+
+/**
+ * The live feed's name for "some media or link-preview row changed" (server/media store.ts and
+ * preview.ts); the PostgreSQL live bridge carries it to the other processes. Its argument is true
+ * when it came from a peer, so the bridge does not send it back.
+ */
+export const MEDIA_CHANGED = 'media-changed';
 
 /** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
 let generation = 0;
@@ -116,6 +124,15 @@ export interface HotCaches {
    * without naming them, are not kept.
    */
   events: KeyedLru<NostrEvent>;
+  /**
+   * The media and link-preview objects of a bundle per event id (media/info.ts), frozen. An event's
+   * URL rows are written only by its own import and removed only with it; the media and preview rows
+   * they point at change when a picture is fetched or a preview fetched or evicted, in any process,
+   * and those forget every entry (mediaRowsChanged).
+   */
+  bundleMedia: KeyedLru<readonly CacheObject[]>;
+  /** Announces a media or preview row change on the live feed (see MEDIA_CHANGED). */
+  announceMedia: () => void;
 }
 
 /** Profiles, contact lists, mute lists, relay lists, media-server lists: every page reads some of them. */
@@ -129,6 +146,8 @@ const MAX_AUTHOR_POSTS = 5_000;
 const MAX_REPLACEABLE = 20_000;
 /** Notes of a few pages per active viewer; about 1 KB each. */
 const MAX_EVENTS = 50_000;
+/** Most notes have no media: an empty list, or one or two small objects. */
+const MAX_BUNDLE_MEDIA = 50_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -136,6 +155,14 @@ const MAX_EVENTS = 50_000;
  */
 export function hotCaches(db: object): HotCaches | undefined {
   return perDb.get(db);
+}
+
+/**
+ * Called after a write to the media or preview table commits: every process forgets the media
+ * objects of its bundles. A no-op for a store no server attached.
+ */
+export function mediaRowsChanged(db: object): void {
+  perDb.get(db)?.announceMedia();
 }
 
 /** Every cached figure `event` can change. */
@@ -148,7 +175,15 @@ function forget(c: HotCaches, event: NostrEvent): void {
   for (const kind of CACHED_REPLACEABLE_KINDS) c.replaceable.invalidate(`${kind}:${event.pubkey}`);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
-  if (event.kind === 5) for (const t of event.tags) if (t[0] === 'e' && typeof t[1] === 'string') c.events.invalidate(t[1].toLowerCase());
+  // An event's media and link rows are written by its own import (ingest/index-media.ts) and removed with it.
+  c.bundleMedia.invalidate(event.id);
+  if (event.kind === 5) {
+    for (const t of event.tags) {
+      if (t[0] !== 'e' || typeof t[1] !== 'string') continue;
+      c.events.invalidate(t[1].toLowerCase());
+      c.bundleMedia.invalidate(t[1].toLowerCase());
+    }
+  }
 }
 
 /** Connects a running server: its caches forget on every committed event, local or from a peer process. */
@@ -161,12 +196,17 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     postVariants: new Set(),
     replaceable: new KeyedLru(MAX_REPLACEABLE),
     events: new KeyedLru(MAX_EVENTS),
+    bundleMedia: new KeyedLru(MAX_BUNDLE_MEDIA),
+    announceMedia: () => ctx.live.emit(MEDIA_CHANGED, false),
   };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
+  const onMedia = () => c.bundleMedia.clear();
   ctx.live.on('event', onEvent);
+  ctx.live.on(MEDIA_CHANGED, onMedia);
   return () => {
     ctx.live.off('event', onEvent);
+    ctx.live.off(MEDIA_CHANGED, onMedia);
     perDb.delete(ctx.db);
   };
 }

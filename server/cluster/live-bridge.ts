@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { MEDIA_CHANGED } from '../cache/hot-cache.ts';
 
 export const LIVE_CHANNEL = 'strucc_live';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; larger events travel by id. */
@@ -20,6 +21,8 @@ interface Envelope {
   o: string;
   e?: NostrEvent;
   id?: string;
+  /** A media or link-preview row changed (MEDIA_CHANGED): bundles' cached media objects are stale. */
+  m?: 1;
 }
 
 type StoredEvent = Omit<NostrEvent, 'tags'> & { tags: string };
@@ -49,6 +52,10 @@ export async function startLiveBridge(opts: {
       return;
     }
     if (env.o === processId) return;
+    if (env.m === 1) {
+      if (!closed) opts.live.emit(MEDIA_CHANGED, true);
+      return;
+    }
     let event = env.e;
     if (!event && typeof env.id === 'string') {
       const row = await opts.db
@@ -90,22 +97,29 @@ export async function startLiveBridge(opts: {
   };
   await connect();
 
-  const onLocal = (event: NostrEvent) => {
-    if (fromPeer.has(event)) return;
-    const inline = JSON.stringify({ o: processId, e: event } satisfies Envelope);
-    const payload = Buffer.byteLength(inline) <= MAX_INLINE_BYTES ? inline : JSON.stringify({ o: processId, id: event.id } satisfies Envelope);
+  const notify = (payload: string) => {
     // Sent on the pool, not the listening client, so a slow NOTIFY never delays incoming ones.
     opts.db.run('SELECT pg_notify(?, ?)', [LIVE_CHANNEL, payload]).catch((err: unknown) => {
       if (opts.verbose) console.error('Élő híd: NOTIFY hiba:', err instanceof Error ? err.message : err);
     });
   };
+  const onLocal = (event: NostrEvent) => {
+    if (fromPeer.has(event)) return;
+    const inline = JSON.stringify({ o: processId, e: event } satisfies Envelope);
+    notify(Buffer.byteLength(inline) <= MAX_INLINE_BYTES ? inline : JSON.stringify({ o: processId, id: event.id } satisfies Envelope));
+  };
+  const onLocalMedia = (fromAPeer: boolean) => {
+    if (!fromAPeer) notify(JSON.stringify({ o: processId, m: 1 } satisfies Envelope));
+  };
   opts.live.on('event', onLocal);
+  opts.live.on(MEDIA_CHANGED, onLocalMedia);
 
   return {
     processId,
     async close() {
       closed = true;
       opts.live.off('event', onLocal);
+      opts.live.off(MEDIA_CHANGED, onLocalMedia);
       const c = client;
       client = null;
       await c?.end().catch(() => undefined);

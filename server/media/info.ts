@@ -7,6 +7,7 @@ import type { CacheObject } from '../cache/data.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
 import { CacheKind } from '../../core/kinds.ts';
+import { hotCaches } from '../cache/hot-cache.ts';
 
 /** Target widths of the resized variants; the original ('o') keeps its own size. */
 export const VARIANT_WIDTH = { s: 200, m: 400, l: 800 } as const;
@@ -118,11 +119,30 @@ function grouped<T extends { event_id: string }>(rows: T[]): Map<string, T[]> {
 }
 
 const MEDIA_KINDS = new Set([0, 1, 6, 30023]);
+const NONE: readonly CacheObject[] = Object.freeze([]);
 
-/** 10000119 and 10000128 objects for the events that have known media or cached link previews. */
+/**
+ * 10000119 and 10000128 objects for the events that have known media or cached link previews. On a
+ * running server each event's objects come from memory (hot-cache.ts bundleMedia), frozen.
+ */
 export async function mediaAndLinkMetadata(db: Queryable, events: Iterable<NostrEvent>): Promise<CacheObject[]> {
   const ids = [...new Set([...events].filter((e) => MEDIA_KINDS.has(e.kind)).map((e) => e.id))];
   if (!ids.length) return [];
+  const cache = hotCaches(db)?.bundleMedia;
+  const byId = cache
+    ? await cache.getMany(ids, NONE, async (missing) => {
+        const loaded = await loadMetadata(db, missing);
+        for (const objects of loaded.values()) for (const o of objects) Object.freeze(o);
+        return loaded;
+      })
+    : await loadMetadata(db, ids);
+  const out: CacheObject[] = [];
+  for (const id of ids) for (const o of byId.get(id) ?? []) out.push(o);
+  return out;
+}
+
+/** Each event's objects (media first, then links); an event with neither is left out. */
+async function loadMetadata(db: Queryable, ids: string[]): Promise<Map<string, CacheObject[]>> {
   const media = grouped(
     await batched<MediaRow & { event_id: string }>(
       db,
@@ -141,19 +161,21 @@ export async function mediaAndLinkMetadata(db: Queryable, events: Iterable<Nostr
       ids,
     ),
   );
-  const out: CacheObject[] = [];
+  const out = new Map<string, CacheObject[]>();
   for (const id of ids) {
+    const objects: CacheObject[] = [];
     const m = media.get(id);
     if (m) {
       // The text JSON.stringify({ event_id, resources, thumbnails: {} }) would write.
       const content = `{"event_id":${JSON.stringify(id)},"resources":[${m.map(mediaResourceJson).join(',')}],"thumbnails":{}}`;
-      out.push({ kind: CacheKind.MEDIA_METADATA, content });
+      objects.push({ kind: CacheKind.MEDIA_METADATA, content });
     }
     const l = links.get(id);
     if (l) {
       const resources = l.map(({ event_id: _e, ...r }) => r);
-      out.push({ kind: CacheKind.LINK_METADATA, content: JSON.stringify({ event_id: id, resources }) });
+      objects.push({ kind: CacheKind.LINK_METADATA, content: JSON.stringify({ event_id: id, resources }) });
     }
+    if (objects.length) out.set(id, objects);
   }
   return out;
 }
