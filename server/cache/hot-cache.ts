@@ -8,14 +8,17 @@
  */
 import type { NostrEvent, ServerContext } from '../context.ts';
 import type { AuthorPosts } from './follows-cache.ts';
-import type { CacheObject } from './data.ts';
+import type { CacheObject, StatsRow, ZapRow } from './data.ts';
 
 /**
- * The live feed's name for "some media or link-preview row changed" (server/media store.ts and
- * preview.ts); the PostgreSQL live bridge carries it to the other processes. Its argument is true
- * when it came from a peer, so the bridge does not send it back.
+ * The live feed's name for "rows that no event announces changed": ROWS_CHANGED with an area,
+ * 'media' (a media or link-preview row, server/media store.ts and preview.ts) or 'stats' (the 24-hour
+ * scores expired, ingest/scores.ts). The PostgreSQL live bridge carries it to the other processes;
+ * its second argument is true when it came from a peer, so the bridge does not send it back.
  */
-export const MEDIA_CHANGED = 'media-changed';
+export const ROWS_CHANGED = 'rows-changed';
+export type ChangedArea = 'media' | 'stats';
+export const CHANGED_AREAS: readonly ChangedArea[] = ['media', 'stats'];
 
 /** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
 let generation = 0;
@@ -128,11 +131,19 @@ export interface HotCaches {
    * The media and link-preview objects of a bundle per event id (media/info.ts), frozen. An event's
    * URL rows are written only by its own import and removed only with it; the media and preview rows
    * they point at change when a picture is fetched or a preview fetched or evicted, in any process,
-   * and those forget every entry (mediaRowsChanged).
+   * and those forget every entry (rowsChanged 'media').
    */
   bundleMedia: KeyedLru<readonly CacheObject[]>;
-  /** Announces a media or preview row change on the live feed (see MEDIA_CHANGED). */
-  announceMedia: () => void;
+  /**
+   * Each note's counters (data.ts statsByIds; null: no row) and biggest zaps (topZaps), by event id,
+   * frozen. An event that acts on notes forgets the ids its tags name; one whose target the importer
+   * finds some other way (an address, a reference in the text, a zap receipt, a deletion) forgets
+   * all of them (forgetEngagement), and so does the expiry of 24-hour scores (rowsChanged 'stats').
+   */
+  stats: KeyedLru<StatsRow | null>;
+  zaps: KeyedLru<readonly ZapRow[]>;
+  /** Announces a change of `area`'s rows on the live feed (ROWS_CHANGED). */
+  announce: (area: ChangedArea) => void;
 }
 
 /** Profiles, contact lists, mute lists, relay lists, media-server lists: every page reads some of them. */
@@ -148,6 +159,8 @@ const MAX_REPLACEABLE = 20_000;
 const MAX_EVENTS = 50_000;
 /** Most notes have no media: an empty list, or one or two small objects. */
 const MAX_BUNDLE_MEDIA = 50_000;
+/** A stats row is ~200 bytes; most notes have no zaps (an empty list). */
+const MAX_STATS = 50_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -158,11 +171,46 @@ export function hotCaches(db: object): HotCaches | undefined {
 }
 
 /**
- * Called after a write to the media or preview table commits: every process forgets the media
- * objects of its bundles. A no-op for a store no server attached.
+ * Called after a write to the media or preview table ('media') or an expiry of 24-hour scores
+ * ('stats') commits: every process forgets what it kept of them. A no-op for a store no server attached.
  */
-export function mediaRowsChanged(db: object): void {
-  perDb.get(db)?.announceMedia();
+export function rowsChanged(db: object, area: ChangedArea): void {
+  perDb.get(db)?.announce(area);
+}
+
+function forgetArea(c: HotCaches, area: ChangedArea): void {
+  if (area === 'media') c.bundleMedia.clear();
+  else {
+    c.stats.clear();
+    c.zaps.clear();
+  }
+}
+
+/** Kinds the importer counts on other notes (ingest/apply.ts recordAction: replies and quotes, reposts, reactions). */
+const ACTING_KINDS = new Set([1, 6, 7, 16]);
+
+/**
+ * Forgets the counters and zaps `event` can change. Its own id always (a new note's row, an edited
+ * article's carried-over counters). A reply, quote, repost or reaction changes the notes its e and
+ * q tags name, unless it names one by address or in its text only, which the importer resolves; a
+ * zap receipt may count for an edited article's current version; a deletion undoes actions on
+ * anything: those forget every note's.
+ */
+function forgetEngagement(c: HotCaches, event: NostrEvent): void {
+  c.stats.invalidate(event.id);
+  c.zaps.invalidate(event.id);
+  if (event.kind === 5 || event.kind === 9735) return forgetArea(c, 'stats');
+  if (!ACTING_KINDS.has(event.kind)) return;
+  if (event.content.includes('nostr:')) return forgetArea(c, 'stats');
+  for (const t of event.tags) {
+    if (t[0] === 'a') return forgetArea(c, 'stats');
+    if ((t[0] === 'e' || t[0] === 'q') && typeof t[1] === 'string') {
+      const id = t[1].toLowerCase();
+      if (t[0] === 'q' && !/^[0-9a-f]{64}$/.test(id)) return forgetArea(c, 'stats');
+      c.stats.invalidate(id);
+      c.zaps.invalidate(id);
+    }
+  }
 }
 
 /** Every cached figure `event` can change. */
@@ -175,6 +223,7 @@ function forget(c: HotCaches, event: NostrEvent): void {
   for (const kind of CACHED_REPLACEABLE_KINDS) c.replaceable.invalidate(`${kind}:${event.pubkey}`);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
+  forgetEngagement(c, event);
   // An event's media and link rows are written by its own import (ingest/index-media.ts) and removed with it.
   c.bundleMedia.invalidate(event.id);
   if (event.kind === 5) {
@@ -197,16 +246,18 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     replaceable: new KeyedLru(MAX_REPLACEABLE),
     events: new KeyedLru(MAX_EVENTS),
     bundleMedia: new KeyedLru(MAX_BUNDLE_MEDIA),
-    announceMedia: () => ctx.live.emit(MEDIA_CHANGED, false),
+    stats: new KeyedLru(MAX_STATS),
+    zaps: new KeyedLru(MAX_STATS),
+    announce: (area) => ctx.live.emit(ROWS_CHANGED, area, false),
   };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
-  const onMedia = () => c.bundleMedia.clear();
+  const onRows = (area: ChangedArea) => forgetArea(c, area);
   ctx.live.on('event', onEvent);
-  ctx.live.on(MEDIA_CHANGED, onMedia);
+  ctx.live.on(ROWS_CHANGED, onRows);
   return () => {
     ctx.live.off('event', onEvent);
-    ctx.live.off(MEDIA_CHANGED, onMedia);
+    ctx.live.off(ROWS_CHANGED, onRows);
     perDb.delete(ctx.db);
   };
 }

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
-import { MEDIA_CHANGED } from '../cache/hot-cache.ts';
+import { CHANGED_AREAS, ROWS_CHANGED, type ChangedArea } from '../cache/hot-cache.ts';
 
 export const LIVE_CHANNEL = 'strucc_live';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; larger events travel by id. */
@@ -21,8 +21,8 @@ interface Envelope {
   o: string;
   e?: NostrEvent;
   id?: string;
-  /** A media or link-preview row changed (MEDIA_CHANGED): bundles' cached media objects are stale. */
-  m?: 1;
+  /** Rows of this area changed that no event announces (ROWS_CHANGED): what each process keeps of them is stale. */
+  r?: ChangedArea;
 }
 
 type StoredEvent = Omit<NostrEvent, 'tags'> & { tags: string };
@@ -52,8 +52,8 @@ export async function startLiveBridge(opts: {
       return;
     }
     if (env.o === processId) return;
-    if (env.m === 1) {
-      if (!closed) opts.live.emit(MEDIA_CHANGED, true);
+    if (env.r !== undefined) {
+      if (!closed && CHANGED_AREAS.includes(env.r)) opts.live.emit(ROWS_CHANGED, env.r, true);
       return;
     }
     let event = env.e;
@@ -108,18 +108,18 @@ export async function startLiveBridge(opts: {
     const inline = JSON.stringify({ o: processId, e: event } satisfies Envelope);
     notify(Buffer.byteLength(inline) <= MAX_INLINE_BYTES ? inline : JSON.stringify({ o: processId, id: event.id } satisfies Envelope));
   };
-  const onLocalMedia = (fromAPeer: boolean) => {
-    if (!fromAPeer) notify(JSON.stringify({ o: processId, m: 1 } satisfies Envelope));
+  const onLocalRows = (area: ChangedArea, fromAPeer: boolean) => {
+    if (!fromAPeer) notify(JSON.stringify({ o: processId, r: area } satisfies Envelope));
   };
   opts.live.on('event', onLocal);
-  opts.live.on(MEDIA_CHANGED, onLocalMedia);
+  opts.live.on(ROWS_CHANGED, onLocalRows);
 
   return {
     processId,
     async close() {
       closed = true;
       opts.live.off('event', onLocal);
-      opts.live.off(MEDIA_CHANGED, onLocalMedia);
+      opts.live.off(ROWS_CHANGED, onLocalRows);
       const c = client;
       client = null;
       await c?.end().catch(() => undefined);

@@ -3,7 +3,7 @@
  * tags, and keep the answer in the `preview` table for a day (an hour after a failure), within
  * LINK_PREVIEW_CACHE_BYTES (server/media/lru.ts).
  */
-import { mediaRowsChanged } from '../cache/hot-cache.ts';
+import { rowsChanged } from '../cache/hot-cache.ts';
 import { LINK_PREVIEW_CACHE_BYTES } from '../config.ts';
 import type { Queryable } from '../store/db.ts';
 import { fetchHead, type FetchOptions } from './fetch.ts';
@@ -103,7 +103,7 @@ export async function linkPreview(db: Queryable, rawUrl: string, now: number, ca
       });
     } finally {
       // Once the new row and every eviction are committed (or failed): bundles' link objects are stale.
-      mediaRowsChanged(db);
+      rowsChanged(db, 'media');
     }
     return preview;
   })().finally(() => pending.delete(url));
