@@ -8,6 +8,7 @@
  */
 import type { NostrEvent, ServerContext } from '../context.ts';
 import type { AuthorPosts } from './follows-cache.ts';
+import { POST_KINDS } from '../ingest/kinds.ts';
 import type { CacheObject, StatsRow, ZapRow } from './data.ts';
 
 /**
@@ -186,8 +187,8 @@ function forgetArea(c: HotCaches, area: ChangedArea): void {
   }
 }
 
-/** Kinds the importer counts on other notes (ingest/apply.ts recordAction: replies and quotes, reposts, reactions). */
-const ACTING_KINDS = new Set([1, 6, 7, 16]);
+/** Kinds the importer counts on other notes (ingest/apply.ts recordAction): posts (replies, quotes, reposts) and reactions. */
+const ACTING_KINDS = new Set([...POST_KINDS, 7]);
 
 /**
  * Forgets the counters and zaps `event` can change. Its own id always (a new note's row, an edited
@@ -205,7 +206,7 @@ function forgetEngagement(c: HotCaches, event: NostrEvent): void {
   for (const t of event.tags) {
     if (t[0] === 'a') return forgetArea(c, 'stats');
     if ((t[0] === 'e' || t[0] === 'q') && typeof t[1] === 'string') {
-      const id = t[1].toLowerCase();
+      const id = t[1];
       if (t[0] === 'q' && !/^[0-9a-f]{64}$/.test(id)) return forgetArea(c, 'stats');
       c.stats.invalidate(id);
       c.zaps.invalidate(id);

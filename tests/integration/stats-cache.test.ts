@@ -71,14 +71,18 @@ describe.each(['sqlite', 'postgres'] as const)('note counters from memory (%s)',
     expect(await counters(note.id)).toEqual({ ...zero, likes: 1, day: true });
     await publish(sign(fan, 1, at + 2, 'Egyetértek', [['e', note.id, '', 'root'], ['p', writer.pk]]));
     expect(await counters(note.id)).toEqual({ ...zero, likes: 1, replies: 1, day: true });
+    // A comment (NIP-22) is a reply of another kind.
+    const k = String(note.kind);
+    await publish(sign(person(), 1111, at + 2, 'Hozzászólás', [['E', note.id, '', writer.pk], ['K', k], ['P', writer.pk], ['e', note.id, '', writer.pk], ['k', k], ['p', writer.pk]]));
+    expect(await counters(note.id)).toEqual({ ...zero, likes: 1, replies: 2, day: true });
     await publish(sign(fan, 6, at + 3, '', [['e', note.id], ['p', writer.pk]]));
-    expect(await counters(note.id)).toEqual({ ...zero, likes: 1, replies: 1, reposts: 1, day: true });
+    expect(await counters(note.id)).toEqual({ ...zero, likes: 1, replies: 2, reposts: 1, day: true });
     // A quote (counted with the reposts) that names the note in its text only: the importer finds the target, not the tags.
     await publish(sign(person(), 1, at + 4, `Nézzétek: nostr:${nip19.noteEncode(note.id)}`));
-    expect(await counters(note.id)).toEqual({ ...zero, likes: 1, replies: 1, reposts: 2, day: true });
+    expect(await counters(note.id)).toEqual({ ...zero, likes: 1, replies: 2, reposts: 2, day: true });
     // A deletion names the like, not the note.
     await publish(sign(fan, 5, at + 5, '', [['e', like.id]]));
-    expect(await counters(note.id)).toEqual({ ...zero, replies: 1, reposts: 2, day: true });
+    expect(await counters(note.id)).toEqual({ ...zero, replies: 2, reposts: 2, day: true });
   });
 
   it('a zap shows with its receipt, and a reaction to an article by its address counts', async () => {
