@@ -4,6 +4,7 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { BottomNav, PhoneTopBar, SideNav } from './components/Nav';
 import { Sidebar } from './components/Sidebar';
 import { isHomePath } from './lib/routes';
+import { usePhoneLayout } from './lib/layout';
 import type { PublicPageKey } from './routes/PublicPage';
 import { useKeyboardShortcuts } from './lib/keyboard';
 import { preloadable } from './lib/preloadable';
@@ -85,22 +86,25 @@ function useFocusOnNavigate() {
 function MainLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   useFocusOnNavigate();
+  const phone = usePhoneLayout();
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <div className="nav-rail">
-        <SideNav />
-      </div>
-      <PhoneTopBar />
+      {!phone && (
+        <div className="nav-rail">
+          <SideNav />
+        </div>
+      )}
+      {phone && <PhoneTopBar />}
       <main id="main" className="main-column" tabIndex={-1}>
         <Suspense fallback={<PageFallback />}>{children}</Suspense>
       </main>
       <div className="sidebar-rail">
         <Sidebar />
       </div>
-      <BottomNav />
+      {phone && <BottomNav />}
     </div>
   );
 }

@@ -11,7 +11,42 @@ void i18n.use(initReactI18next).init({
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
+  // Named although they are i18next's defaults: a separator the app sets itself turns off the check
+  // whether each key looks like natural language (a filtered array and a regular expression per t()
+  // call, among the largest costs of t() in the first render's CPU profile). Every key is a dotted path.
+  keySeparator: '.',
+  nsSeparator: ':',
 });
+
+type AnyT = ((key: unknown, opts?: unknown, ...rest: unknown[]) => unknown) & { lng?: string; lngs?: readonly string[]; ns?: unknown; keyPrefix?: unknown };
+
+/**
+ * t(key) without options, remembered per language, namespace and key. Each call of i18next's fixed
+ * t copies the instance's whole options object and the call's options twice, works out the
+ * language fallback chain and runs the interpolation and nesting expressions over the text; the
+ * first render asks for the same few dozen labels (navigation, action bar) over and over. Calls
+ * with options (counts, values, context) still go to i18next each time. A catalogue added or
+ * removed (a screen's namespace) empties the memory, so a key that was missing is looked up again.
+ */
+const plain = new Map<string, unknown>();
+i18n.store.on('added', () => plain.clear());
+i18n.store.on('removed', () => plain.clear());
+
+const fixedTOf = i18n.getFixedT.bind(i18n) as unknown as (lng: unknown, ns: unknown, keyPrefix?: unknown, fixedOpts?: unknown) => AnyT;
+(i18n as unknown as { getFixedT: typeof fixedTOf }).getFixedT = (lng, ns, keyPrefix, fixedOpts) => {
+  const fixed = fixedTOf(lng, ns, keyPrefix, fixedOpts);
+  if (keyPrefix || (lng != null && typeof lng !== 'string')) return fixed;
+  const scope = `${Array.isArray(ns) ? ns.join(',') : String(ns ?? '')}\u0000`;
+  const t: AnyT = (key, opts, ...rest) => {
+    if (typeof key !== 'string' || opts !== undefined || rest.length > 0) return fixed(key, opts, ...rest);
+    const id = `${(lng as string | null | undefined) ?? i18n.language}\u0000${scope}${key}`;
+    if (plain.has(id)) return plain.get(id);
+    const text = fixed(key);
+    plain.set(id, text);
+    return text;
+  };
+  return Object.assign(t, { lng: fixed.lng, lngs: fixed.lngs, ns: fixed.ns, keyPrefix: fixed.keyPrefix });
+};
 
 type Catalogue = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import { type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link, useLocation } from 'wouter';
 import {
   BellIcon,
@@ -58,8 +59,9 @@ function useBadges(): { notifications: number; dms: number; release: boolean } {
 /** "99+" is too wide to hang off the icon's corner without covering the label: it covers the icon instead. */
 const countBadgeClass = (count: number) => (formatBadgeCount(count).length > 2 ? 'nav-badge nav-badge-wide' : 'nav-badge');
 
-function Badge({ item, badges }: { item: NavItem['key']; badges: ReturnType<typeof useBadges> }) {
-  const { t } = useTranslation();
+// The navigation's t comes in as a prop: a hook here would run for every link of the list although
+// most links show no badge.
+function Badge({ item, badges, t }: { item: NavItem['key']; badges: ReturnType<typeof useBadges>; t: TFunction }) {
   if (item === 'notifications' && badges.notifications > 0) {
     return (
       <span className={countBadgeClass(badges.notifications)} data-badge="notifications">
@@ -169,7 +171,7 @@ export function SideNav() {
                 <Link href={href} className="nav-link" aria-current={active ? 'page' : undefined} title={t(`nav.${key}`)}>
                   <span className="nav-icon">
                     <Icon size={24} />
-                    <Badge item={key} badges={badges} />
+                    <Badge item={key} badges={badges} t={t} />
                   </span>
                   <span className="nav-text">{t(`nav.${key}`)}</span>
                 </Link>
@@ -219,7 +221,7 @@ export function BottomNav() {
               <Link href={href} className="bottom-link" aria-current={isActive(location, href) ? 'page' : undefined}>
                 <span className="nav-icon">
                   <Icon size={24} />
-                  <Badge item={key} badges={badges} />
+                  <Badge item={key} badges={badges} t={t} />
                 </span>
                 <span className="bottom-text">{t(`nav.${key}`)}</span>
               </Link>

@@ -1,10 +1,10 @@
-import { lazy, memo, Suspense, useState, type SyntheticEvent } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { useCardT } from '../lib/noteI18n';
 import { npubEncode } from 'nostr-tools/nip19';
 import type { FeedNote, ReactionTab } from '../../core/types';
 import { displayName, shortNpub } from '../../core/profile';
-import { formatFullDate, formatRelativeTime } from '../lib/format';
+import { formatRelativeTime, fullDateTitle } from '../lib/format';
 import { useNow } from '../lib/hooks';
 import { useNip05Verified } from '../lib/nip05';
 import { Avatar } from './Avatar';
@@ -42,17 +42,6 @@ export interface NoteCardProps {
   note: FeedNote;
   position?: number;
   setSize?: number;
-}
-
-/**
- * The full date as the time's tooltip, written when the link is first pointed at or focused: the
- * first Intl.DateTimeFormat a page makes costs its first render some 10–60 ms, for tooltips nobody
- * has asked for yet.
- */
-function fullDateTitle(e: SyntheticEvent<HTMLElement>): void {
-  const time = e.currentTarget.querySelector('time');
-  if (!time || time.title) return;
-  time.title = formatFullDate(Date.parse(time.dateTime) / 1000, time.dataset.locale);
 }
 
 export const NoteCard = memo(function NoteCard({ note, position, setSize }: NoteCardProps) {

@@ -24,9 +24,54 @@ interface WindowListProps<T> {
   prefetchDistance?: number;
 }
 
+const TOPS_KEY = 'strucc:listTops';
+/** A vanity address is a screen of its own here: past this many the kept tops start over. */
+const MAX_TOPS = 24;
+let keptTops: Record<string, number> | undefined;
+
+/**
+ * Where each screen's list last started on the page (its scroll margin), kept across visits: the
+ * first render can then draw the rows on screen at once, instead of drawing none until a layout
+ * effect has measured the list (a forced layout of the shell, then the rows in a second pass).
+ */
+function tops(): Record<string, number> {
+  if (keptTops) return keptTops;
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(TOPS_KEY) ?? '{}');
+    keptTops = parsed && typeof parsed === 'object' ? (parsed as Record<string, number>) : {};
+  } catch {
+    keptTops = {};
+  }
+  return keptTops;
+}
+
+function keepTop(key: string, top: number): void {
+  const all = tops();
+  if (all[key] === top) return;
+  if (!(key in all) && Object.keys(all).length >= MAX_TOPS) {
+    keptTops = {};
+    return keepTop(key, top);
+  }
+  all[key] = top;
+  try {
+    localStorage.setItem(TOPS_KEY, JSON.stringify(all));
+  } catch {
+    // Only the next first render's estimate is lost.
+  }
+}
+
+/** Each screen's list, by the first part of its address and the list's class. */
+const topKey = (className: string) => `${location.pathname.split('/')[1] ?? ''}|${className}`;
+
 export function WindowList<T>({ items, itemKey, renderItem, estimateSize, overscan = 4, className, rowClassName, label, busy, onNearEnd, prefetchDistance = 6 }: WindowListProps<T>) {
   const listRef = useRef<HTMLDivElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
+  const [scrollMargin, setScrollMargin] = useState(() => {
+    const kept = tops()[topKey(className)];
+    return typeof kept === 'number' && Number.isFinite(kept) ? kept : 0;
+  });
+  // The window's size is known before anything is laid out; the virtualiser's own start (0×0)
+  // would draw no rows until its layout effect has read it.
+  const [initialRect] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
   // The first render draws only the rows on screen: the rows below it cost the first paint (a
   // card is a few ms of parsing and formatting) and nobody sees them yet. They follow a frame later.
   const [painted, setPainted] = useState(false);
@@ -39,18 +84,24 @@ export function WindowList<T>({ items, itemKey, renderItem, estimateSize, oversc
   useLayoutEffect(() => {
     const el = listRef.current;
     if (!el) return;
-    const measure = () => setScrollMargin(Math.round(el.getBoundingClientRect().top + window.scrollY));
+    const key = topKey(className);
+    const measure = () => {
+      const top = Math.round(el.getBoundingClientRect().top + window.scrollY);
+      setScrollMargin(top);
+      keepTop(key, top);
+    };
     measure();
     const observer = new ResizeObserver(measure);
     if (el.parentElement) observer.observe(el.parentElement);
     return () => observer.disconnect();
-  }, []);
+  }, [className]);
 
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => estimateSize,
     overscan: painted ? overscan : 0,
     scrollMargin,
+    initialRect,
     getItemKey: (index) => (items[index] ? itemKey(items[index]) : index),
   });
   const rows = virtualizer.getVirtualItems();

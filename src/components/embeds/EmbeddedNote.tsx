@@ -1,12 +1,11 @@
 import type { MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useTranslation } from 'react-i18next';
 import type { NostrEvent, Profile } from '../../../core/types';
 import { displayName, emptyProfile } from '../../../core/profile';
-import { formatFullDate, formatRelativeTime } from '../../lib/format';
+import { formatRelativeTime, fullDateTitle } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { mediaUrl } from '../../lib/media';
-import { NOTE_NS } from '../../lib/noteI18n';
+import { NOTE_NS, useCardT } from '../../lib/noteI18n';
 import { Avatar } from '../Avatar';
 import { NoteContent } from '../NoteContent';
 import { articleHref, noteHref, profileHref } from '../../lib/links';
@@ -21,7 +20,7 @@ function tagValue(event: NostrEvent, name: string): string {
 
 /** A referenced article (naddr, or a nevent pointing at one): image, title and summary, one link. */
 export function EmbeddedArticle({ event, bech32, profiles }: { event: NostrEvent; bech32?: string; profiles: Record<string, Profile> }) {
-  const { t } = useTranslation(NOTE_NS);
+  const { t } = useCardT(NOTE_NS);
   const title = tagValue(event, 'title') || t('embed.untitled');
   const summary = tagValue(event, 'summary') || event.content.replace(/[#*_>`[\]()!-]+/g, ' ').trim();
   const image = tagValue(event, 'image');
@@ -50,7 +49,7 @@ interface EmbeddedNoteProps {
 
 /** A quoted note inside another note's text; clicking anywhere but a link opens it. */
 export function EmbeddedNote({ event, bech32, profiles, referencedEvents, depth }: EmbeddedNoteProps) {
-  const { t, i18n } = useTranslation(NOTE_NS);
+  const { t, i18n } = useCardT(NOTE_NS);
   const now = useNow();
   const [, navigate] = useLocation();
   if (event.kind === LONG_FORM) return <EmbeddedArticle event={event} bech32={bech32} profiles={profiles} />;
@@ -71,8 +70,8 @@ export function EmbeddedNote({ event, bech32, profiles, referencedEvents, depth 
           {name}
         </Link>
         <span aria-hidden="true">·</span>
-        <Link className="note-embed-time" href={href}>
-          <time dateTime={new Date(event.created_at * 1000).toISOString()} title={formatFullDate(event.created_at, locale)}>
+        <Link className="note-embed-time" href={href} onPointerEnter={fullDateTitle} onFocus={fullDateTitle}>
+          <time dateTime={new Date(event.created_at * 1000).toISOString()} data-locale={locale}>
             {formatRelativeTime(event.created_at, now, locale)}
           </time>
         </Link>
