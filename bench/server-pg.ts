@@ -8,6 +8,9 @@ import pg from 'pg';
 import { openPostgres } from '../server/store/postgres.ts';
 import type { Database as Store } from '../server/store/db.ts';
 import { startTempPostgres } from '../tests/support/postgres.ts';
+import type { NostrEvent } from '../server/context.ts';
+import { searchFields, userNames } from '../server/ingest/index-search.ts';
+import { PG_TS_CONFIG } from '../server/store/search-schema.ts';
 
 const log = (msg: string) => console.error(`[bench] ${msg}`);
 
@@ -53,6 +56,29 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   };
 }
 
+type EventText = Pick<NostrEvent, 'kind' | 'tags' | 'content'>;
+
+/** The PostgreSQL-only tsvector of a search table: its column, the SQL that makes it, from which event. */
+const ENGINE_TEXT: Record<string, { column: string; sql: string; params: number; join: string; values: (e: EventText) => string[] }> = {
+  search_docs: {
+    column: 'fts',
+    sql: `to_tsvector('${PG_TS_CONFIG}', ?) || array_to_tsvector(string_to_array(?, ' '))`,
+    params: 2,
+    join: 'e.id = t.event_id',
+    values: (e) => {
+      const { body, tags } = searchFields(e);
+      return [body, tags.map((t) => `#${t}`).join(' ')];
+    },
+  },
+  search_users: {
+    column: 'names',
+    sql: `array_to_tsvector(string_to_array(?, ' '))`,
+    params: 1,
+    join: `e.id = (SELECT r.event_id FROM replaceable r WHERE r.pubkey = t.pubkey AND r.kind = 0 AND r.d = '')`,
+    values: (e) => [userNames(e.content)],
+  },
+};
+
 /** Rows per INSERT when copying: 65,535 parameters at most per PostgreSQL statement. */
 const COPY_PARAMS = 60_000;
 
@@ -60,9 +86,9 @@ const COPY_PARAMS = 60_000;
  * Copies the cached SQLite bench database into PostgreSQL, table by table, for every table and column
  * both stores have (a table only one of them has, such as an engine's own search index, is left out:
  * see the report line this returns). The PostgreSQL schema comes from openPostgres, as in the server.
- * Known gap: a column only PostgreSQL has (the tsvectors of search_docs and search_users, filled by the
- * search indexer at import) stays empty, so `search` and `user_search` on the copy find nothing until
- * this fills them the way the indexer does.
+ * The columns only PostgreSQL has, the tsvectors of search_docs and search_users, are filled here from
+ * each row's event the way the search indexer fills them at import (server/ingest/index-search.ts), so
+ * `search` and `user_search` on the copy find what they find on SQLite (stemmed, as PostgreSQL does).
  */
 export async function copySqliteToPostgres(sqliteFile: string, url: string): Promise<string> {
   const store: Store = await openPostgres(url);
@@ -86,24 +112,36 @@ export async function copySqliteToPostgres(sqliteFile: string, url: string): Pro
         continue;
       }
       const cols = (src.prepare(`SELECT name FROM pragma_table_info(?)`).all(name) as { name: string }[]).map((c) => c.name).filter((c) => pgCols.has(c));
-      const perInsert = Math.max(1, Math.floor(COPY_PARAMS / cols.length));
-      const row = `(${cols.map(() => '?').join(', ')})`;
+      const text = ENGINE_TEXT[name];
+      const perInsert = Math.max(1, Math.floor(COPY_PARAMS / (cols.length + (text?.params ?? 0))));
+      const row = `(${cols.map(() => '?').join(', ')}${text ? `, ${text.sql}` : ''})`;
       let batch: unknown[][] = [];
       const flush = async () => {
         if (!batch.length) return;
         const rows = batch;
         batch = [];
-        await store.run(`INSERT INTO ${name} (${cols.join(', ')}) VALUES ${rows.map(() => row).join(', ')} ON CONFLICT DO NOTHING`, rows.flat() as never);
+        const into = text ? [...cols, text.column] : cols;
+        await store.run(`INSERT INTO ${name} (${into.join(', ')}) VALUES ${rows.map(() => row).join(', ')} ON CONFLICT DO NOTHING`, rows.flat() as never);
         rowsCopied += rows.length;
       };
-      for (const r of src.prepare(`SELECT ${cols.join(', ')} FROM ${name}`).raw().iterate() as Iterable<unknown[]>) {
+      const select = text ? `SELECT ${cols.map((c) => `t.${c}`).join(', ')}, e.kind, e.tags, e.content FROM ${name} t JOIN events e ON ${text.join}` : `SELECT ${cols.join(', ')} FROM ${name}`;
+      for (const r of src.prepare(select).raw().iterate() as Iterable<unknown[]>) {
+        if (text) {
+          const [kind, tags, content] = r.splice(cols.length, 3) as [number, string, string];
+          r.push(...text.values({ kind, tags: JSON.parse(tags) as string[][], content }));
+        }
         batch.push(r);
         if (batch.length >= perInsert) await flush();
       }
       await flush();
       log(`copied ${name} to PostgreSQL (${rowsCopied} rows so far)`);
     }
-    await store.run('ANALYZE');
+    // VACUUM too: a bulk-loaded table has no visibility map and no hint bits yet, so the first reads
+    // would set them (writing pages) and autovacuum would rewrite every table during the measurement,
+    // where a deployment's tables have long been vacuumed.
+    await store.run('VACUUM (ANALYZE)');
+    const filled = await store.get<{ n: string }>(`SELECT COUNT(*) AS n FROM search_docs WHERE fts <> ''::tsvector`);
+    log(`search_docs rows with text in their tsvector: ${filled?.n}`);
   } finally {
     src.close();
     await store.close();

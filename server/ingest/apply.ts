@@ -1,6 +1,6 @@
 import type { NostrEvent } from '../context.ts';
-import type { Queryable } from '../store/db.ts';
-import { write, writeRows } from '../store/db.ts';
+import type { Queryable, SqlValue } from '../store/db.ts';
+import { insertRows, rowInsert, write, writeRows } from '../store/db.ts';
 import { forgetContactList, recordContactList } from './contact-history.ts';
 import { applyDeletion, arrivalOf } from './delete.ts';
 import { INDEXERS } from './indexers.ts';
@@ -75,7 +75,7 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number):
   else if (event.kind === 9735) await applyZap(tx, event, now);
   if (POST_KINDS.has(event.kind)) await applyPost(tx, event, now, replaced);
   // Actions that arrived first left a provisional row; a target that is not a post gets no stats.
-  else await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
+  else if (arrival.statsRow) await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
   for (const indexer of INDEXERS) {
     for (const id of deleted) await indexer.onDelete?.(tx, id, now);
     await indexer.onEvent(tx, event, now);
@@ -106,29 +106,22 @@ async function keepVersionId(tx: Queryable, event: NostrEvent, replaced: string,
   }
 }
 
-/**
- * Rows per multi-row INSERT into event_tags on PostgreSQL: few round trips per event. SQLite has no round
- * trips, and there one row per statement costs a third of the multi-row INSERTs' time (20,000 demo events:
- * 1.0-1.3 s against 3.1-4.3 s, measured alternating; bench/RESULTS.md, 2026-11-26 12:14).
- */
-const TAG_ROWS = 16;
-const tagInsert = (rows: number) =>
-  `INSERT INTO event_tags (event_id, name, value, kind, created_at) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?)').join(', ')}`;
+const EVENT_TAGS = rowInsert('event_tags', ['event_id', 'name', 'value', 'kind', 'created_at']);
 
-/** The event's single-letter tags, in one statement per TAG_ROWS tags instead of one per tag. */
+/**
+ * The event's single-letter tags: on PostgreSQL in multi-row statements (with the other events' tags of
+ * a pipelined group), on SQLite a statement per tag, which costs a third of the time of multi-row INSERTs
+ * there (20,000 demo events: 1.0-1.3 s against 3.1-4.3 s, measured alternating; bench/RESULTS.md,
+ * 2026-11-26 12:14).
+ */
 async function insertTags(tx: Queryable, event: NostrEvent): Promise<void> {
-  const rows = tx.dialect === 'sqlite' ? 1 : TAG_ROWS;
-  let params: (string | number)[] = [];
+  const rows: SqlValue[][] = [];
   for (const tag of event.tags) {
     const [name, value] = tag;
     if (typeof name !== 'string' || name.length !== 1 || typeof value !== 'string' || value.length > MAX_TAG_VALUE) continue;
-    params.push(event.id, name, value, event.kind, event.created_at);
-    if (params.length === rows * 5) {
-      await write(tx, tagInsert(rows), params);
-      params = [];
-    }
+    rows.push([event.id, name, value, event.kind, event.created_at]);
   }
-  if (params.length > 0) await write(tx, tagInsert(params.length / 5), params);
+  await insertRows(tx, EVENT_TAGS, rows);
 }
 
 /** The current event id behind a ref, or null when an address has no known version yet. */
@@ -150,6 +143,20 @@ async function countable(tx: Queryable, id: string): Promise<boolean> {
   return !row || POST_KINDS.has(row.kind);
 }
 
+/** The parent_id just written to each post's posts row, for the indexers that run after it. */
+const parents = new WeakMap<NostrEvent, string | null>();
+
+/**
+ * posts.parent_id of `event`: what applyPost wrote for this very event object, without a query (on
+ * PostgreSQL every read waits for a round trip); read from the table for an event applied elsewhere.
+ */
+export async function postParent(tx: Queryable, event: NostrEvent): Promise<string | null> {
+  const written = parents.get(event);
+  if (written !== undefined) return written;
+  const row = await tx.get<{ parent_id: string | null }>('SELECT parent_id FROM posts WHERE event_id = ?', [event.id]);
+  return row?.parent_id ?? null;
+}
+
 async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced: string | null): Promise<void> {
   if (replaced) await carryOver(tx, replaced, event.id);
   const reply = REPLY_KINDS.has(event.kind) ? replyInfo(event) : null;
@@ -160,6 +167,8 @@ async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced
      ON CONFLICT (event_id) DO NOTHING`,
     [event.id, event.pubkey, event.created_at, event.kind, reply ? 1 : 0, parent, root, hasMedia(event) ? 1 : 0],
   );
+  // No posts row outlives its event (deletions and new versions remove both), so this is the row now.
+  parents.set(event, parent);
   // Counters may already hold actions that arrived before this event: keep them, fill in who and when.
   await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind) VALUES (?, ?, ?, ?)

@@ -1,7 +1,7 @@
 import type { NostrEvent } from '../context.ts';
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, SqlValue } from '../store/db.ts';
 import { write } from '../store/db.ts';
-import { addressOf, hasPointer, parseAddress, pointerD } from './kinds.ts';
+import { addressOf, hasPointer, parseAddress, pointerD, POST_KINDS } from './kinds.ts';
 import { undoActionsOf } from './scores.ts';
 import { isHex64 } from './verify.ts';
 
@@ -13,37 +13,46 @@ export interface Arrival {
   stored: boolean;
   /** For a replaceable or addressable kind: the current version at its address, if any. */
   current: { event_id: string; created_at: number } | null;
+  /** For a kind that is not a post: an event_stats row exists under its id (left by actions that came first). */
+  statsRow: boolean;
 }
 
 const ARRIVAL_BY_ID = `(SELECT 1 FROM tombstones WHERE target = ? AND pubkey = ?) AS by_id,
   (SELECT 1 FROM events WHERE id = ?) AS stored`;
-const ARRIVAL_PLAIN = `SELECT ${ARRIVAL_BY_ID}`;
-const ARRIVAL_POINTER = `SELECT ${ARRIVAL_BY_ID},
-  (SELECT 1 FROM tombstones WHERE target = ? AND pubkey = ? AND created_at >= ?) AS by_address,
+const ARRIVAL_ADDRESS = `(SELECT 1 FROM tombstones WHERE target = ? AND pubkey = ? AND created_at >= ?) AS by_address,
   (SELECT event_id FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?) AS current_id,
   (SELECT created_at FROM replaceable WHERE pubkey = ? AND kind = ? AND d = ?) AS current_at`;
+const ARRIVAL_STATS = '(SELECT 1 FROM event_stats WHERE event_id = ?) AS has_stats';
+/** By [has a pointer][is not a post]. */
+const ARRIVAL = [
+  [`SELECT ${ARRIVAL_BY_ID}`, `SELECT ${ARRIVAL_BY_ID}, ${ARRIVAL_STATS}`],
+  [`SELECT ${ARRIVAL_BY_ID}, ${ARRIVAL_ADDRESS}`, `SELECT ${ARRIVAL_BY_ID}, ${ARRIVAL_ADDRESS}, ${ARRIVAL_STATS}`],
+];
 
 /**
  * The tombstone, duplicate and current-version checks of one arriving event (only the author's own
  * deletions count), as one query: on PostgreSQL each query is a round trip, and these three or four
- * ran for every imported event.
+ * ran for every imported event. For a kind that is not a post it also asks whether actions that
+ * arrived before it left a provisional stats row, so that row's DELETE runs only when there is one.
  */
 export async function arrivalOf(tx: Queryable, event: NostrEvent): Promise<Arrival> {
-  const byId = [event.id, event.pubkey, event.id];
-  if (!hasPointer(event.kind)) {
-    const row = await tx.get<{ by_id: number | null; stored: number | null }>(ARRIVAL_PLAIN, byId);
-    return { tombstoned: row?.by_id != null, stored: row?.stored != null, current: null };
+  const params: SqlValue[] = [event.id, event.pubkey, event.id];
+  const pointer = hasPointer(event.kind);
+  const notPost = !POST_KINDS.has(event.kind);
+  if (pointer) {
+    const d = pointerD(event.kind, event.tags);
+    const key = [event.pubkey, event.kind, d];
+    params.push(addressOf(event.kind, event.pubkey, d), event.pubkey, event.created_at, ...key, ...key);
   }
-  const d = pointerD(event.kind, event.tags);
-  const key = [event.pubkey, event.kind, d];
-  const row = await tx.get<{ by_id: number | null; stored: number | null; by_address: number | null; current_id: string | null; current_at: number | string | null }>(
-    ARRIVAL_POINTER,
-    [...byId, addressOf(event.kind, event.pubkey, d), event.pubkey, event.created_at, ...key, ...key],
-  );
+  if (notPost) params.push(event.id);
+  const row = await tx.get<{
+    by_id: number | null; stored: number | null; by_address?: number | null; current_id?: string | null; current_at?: number | string | null; has_stats?: number | null;
+  }>(ARRIVAL[pointer ? 1 : 0][notPost ? 1 : 0], params);
   return {
     tombstoned: row?.by_id != null || row?.by_address != null,
     stored: row?.stored != null,
     current: row?.current_id != null ? { event_id: row.current_id, created_at: Number(row.current_at) } : null,
+    statsRow: row?.has_stats != null,
   };
 }
 

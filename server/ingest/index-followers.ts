@@ -1,6 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
-import { writeRows } from '../store/db.ts';
+import { insertRows, rowInsert } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { DAY } from './scores.ts';
 import { isHex64 } from './verify.ts';
@@ -8,10 +8,41 @@ import { isHex64 } from './verify.ts';
 /** Keeps each batch's IN (...) list well below every driver's parameter limit. */
 const CHUNK = 500;
 
+const FOLLOWER_DAYS = rowInsert(
+  'follower_days',
+  ['pubkey', 'day', 'increase', 'cnt'],
+  'ON CONFLICT (pubkey, day) DO UPDATE SET increase = follower_days.increase + excluded.increase, cnt = excluded.cnt',
+);
+
 function followSet(tags: string[][]): Set<string> {
   const out = new Set<string>();
   for (const t of tags) if (t[0] === 'p' && isHex64(t[1])) out.add(t[1]);
   return out;
+}
+
+const previousLists = new WeakMap<Queryable, WeakMap<NostrEvent, Promise<{ tags: string } | undefined>>>();
+
+/**
+ * The contact list `event` replaced (still stored while the indexers run: everything newer lost), read
+ * once per event and transaction for the two indexers that diff against it (this one and the
+ * notifications'): on PostgreSQL every read waits for a round trip. Nothing they run in between writes
+ * events; a retried transaction is a new `tx`, so it reads again.
+ */
+export function previousContactList(tx: Queryable, event: NostrEvent): Promise<{ tags: string } | undefined> {
+  let mine = previousLists.get(tx);
+  if (!mine) {
+    mine = new WeakMap();
+    previousLists.set(tx, mine);
+  }
+  let list = mine.get(event);
+  if (!list) {
+    list = tx.get<{ tags: string }>(
+      'SELECT tags FROM events WHERE pubkey = ? AND kind = 3 AND id <> ? ORDER BY created_at DESC, id ASC LIMIT 1',
+      [event.pubkey, event.id],
+    );
+    mine.set(event, list);
+  }
+  return list;
 }
 
 /**
@@ -25,10 +56,7 @@ export const followersIndexer: Indexer = {
   name: 'followers',
   async onEvent(tx: Queryable, event: NostrEvent): Promise<void> {
     if (event.kind !== 3) return;
-    const previous = await tx.get<{ tags: string }>(
-      `SELECT tags FROM events WHERE pubkey = ? AND kind = 3 AND id <> ? ORDER BY created_at DESC, id ASC LIMIT 1`,
-      [event.pubkey, event.id],
-    );
+    const previous = await previousContactList(tx, event);
     let before = new Set<string>();
     try {
       if (previous) before = followSet(JSON.parse(previous.tags) as string[][]);
@@ -51,13 +79,15 @@ export const followersIndexer: Indexer = {
         chunk,
       );
       const counts = new Map(rows.map((r) => [r.pubkey, Number(r.n)]));
-      // One statement per up to 64 followed users (keys are distinct: one row per pubkey of the diff).
-      await writeRows(
+      // One statement per up to 64 rows, with the other contact lists' rows of a pipelined group; a
+      // (pubkey, day) already held takes the sum of both increases and the later count, as the two
+      // upserts one after the other would leave it.
+      await insertRows(
         tx,
-        (values) => `INSERT INTO follower_days (pubkey, day, increase, cnt) VALUES ${values}
-           ON CONFLICT (pubkey, day) DO UPDATE SET increase = follower_days.increase + excluded.increase, cnt = excluded.cnt`,
-        4,
+        FOLLOWER_DAYS,
         chunk.map((pk) => [pk, day, delta.get(pk)!, counts.get(pk) ?? 0]),
+        (row) => `${row[0]} ${row[1]}`,
+        (held, next) => [held[0], held[1], Number(held[2]) + Number(next[2]), next[3]],
       );
     }
   },

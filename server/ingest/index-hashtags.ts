@@ -1,6 +1,6 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
-import { write } from '../store/db.ts';
+import { insertRows, rowInsert, write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 
 /** A note with more tags than this is tag spam; its first ones still count. */
@@ -19,6 +19,8 @@ export function hashtagsOf(event: NostrEvent): string[] {
   return [...out];
 }
 
+const HASHTAG_USES = rowInsert('hashtag_uses', ['event_id', 'hashtag', 'created_at', 'weight'], 'ON CONFLICT (event_id, hashtag) DO NOTHING');
+
 /**
  * Hashtag uses of kind-1 notes with their time, for explore_topics and trending_hashtags
  * (S §3.4, §5.5). The weight of a use is the author's followers divided by the author's post
@@ -36,12 +38,7 @@ export const hashtagsIndexer: Indexer = {
       [event.pubkey, event.pubkey],
     );
     const weight = Number(counts?.followers ?? 0) / Math.max(1, Number(counts?.posts ?? 0));
-    for (const tag of tags) {
-      await write(tx,
-        `INSERT INTO hashtag_uses (event_id, hashtag, created_at, weight) VALUES (?, ?, ?, ?) ON CONFLICT (event_id, hashtag) DO NOTHING`,
-        [event.id, tag, event.created_at, weight],
-      );
-    }
+    await insertRows(tx, HASHTAG_USES, tags.map((tag) => [event.id, tag, event.created_at, weight]));
   },
   async onDelete(tx: Queryable, deletedId: string): Promise<void> {
     await write(tx, 'DELETE FROM hashtag_uses WHERE event_id = ?', [deletedId]);

@@ -4,27 +4,29 @@
  */
 import type { NostrEvent } from '../context.ts';
 import { demoUrlSize, eventUrls } from '../media/urls.ts';
-import type { Queryable } from '../store/db.ts';
-import { write } from '../store/db.ts';
+import type { Queryable, SqlValue } from '../store/db.ts';
+import { insertRows, rowInsert, write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
+
+const EVENT_MEDIA = rowInsert('event_media', ['event_id', 'url'], 'ON CONFLICT (event_id, url) DO NOTHING');
+const EVENT_LINKS = rowInsert('event_links', ['event_id', 'url'], 'ON CONFLICT (event_id, url) DO NOTHING');
+const MEDIA = rowInsert('media', ['url', 'status', 'mimetype', 'width', 'height', 'animated', 'size', 'sha256', 'updated_at'], 'ON CONFLICT (url) DO NOTHING');
 
 async function onEvent(tx: Queryable, ev: NostrEvent, now: number): Promise<void> {
   if (ev.kind !== 0 && ev.kind !== 1 && ev.kind !== 30023) return;
   const { media, links } = eventUrls(ev);
+  // Held rows of a pipelined group go out a statement per table (insertRows); which table's rows land
+  // first does not matter (nothing reads them during an import, and DO NOTHING keeps the first row).
+  const uses: SqlValue[][] = [];
+  const sizes: SqlValue[][] = [];
   for (const url of media) {
-    await write(tx, 'INSERT INTO event_media (event_id, url) VALUES (?, ?) ON CONFLICT (event_id, url) DO NOTHING', [ev.id, url]);
+    uses.push([ev.id, url]);
     const size = demoUrlSize(url);
-    if (size) {
-      await write(tx,
-        `INSERT INTO media (url, status, mimetype, width, height, animated, size, sha256, updated_at)
-         VALUES (?, 'ok', 'image/svg+xml', ?, ?, 0, 0, '', ?) ON CONFLICT (url) DO NOTHING`,
-        [url, size.width, size.height, now],
-      );
-    }
+    if (size) sizes.push([url, 'ok', 'image/svg+xml', size.width, size.height, 0, 0, '', now]);
   }
-  for (const url of links) {
-    await write(tx, 'INSERT INTO event_links (event_id, url) VALUES (?, ?) ON CONFLICT (event_id, url) DO NOTHING', [ev.id, url]);
-  }
+  await insertRows(tx, EVENT_MEDIA, uses);
+  await insertRows(tx, MEDIA, sizes);
+  await insertRows(tx, EVENT_LINKS, links.map((url) => [ev.id, url]));
 }
 
 async function onDelete(tx: Queryable, deletedId: string): Promise<void> {

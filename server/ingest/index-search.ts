@@ -39,7 +39,7 @@ function profileFields(content: string): Record<string, string> {
 }
 
 /** The searchable text of an event, as separate fields so a phrase never spans two of them. */
-function searchText(event: NostrEvent): string[] {
+function searchText(event: Pick<NostrEvent, 'kind' | 'tags' | 'content'>): string[] {
   if (event.kind === 0) {
     const f = profileFields(event.content);
     return [...NAME_FIELDS.map((k) => f[k] ?? ''), f.about ?? ''];
@@ -47,6 +47,24 @@ function searchText(event: NostrEvent): string[] {
   if (event.kind === 30023) return [tagValue(event.tags, 'title'), tagValue(event.tags, 'summary'), event.content];
   if (event.kind === 20 || event.kind === 34235 || event.kind === 34236) return [tagValue(event.tags, 'title'), event.content];
   return [event.content];
+}
+
+/** The folded text the engine indexes of an event, fields apart (search_fts.body, search_docs.fts). */
+export function searchBody(event: Pick<NostrEvent, 'kind' | 'tags' | 'content'>): string {
+  return indexText(searchText(event), MAX_TERMS);
+}
+
+/** What the engine indexes of an event: its text and its hashtags. */
+export function searchFields(event: Pick<NostrEvent, 'kind' | 'tags' | 'content'>): { body: string; tags: string[] } {
+  return { body: searchBody(event), tags: event.kind === 0 ? [] : hashtagsOf(event.tags, event.content) };
+}
+
+/** user_search's words of a profile: the folded words of its name fields, space-separated. */
+export function userNames(content: string): string {
+  const f = profileFields(content);
+  const words = new Set<string>();
+  for (const k of NAME_FIELDS) for (const t of terms(f[k] ?? '')) words.add(t);
+  return [...words].join(' ');
 }
 
 interface DocRow {
@@ -88,11 +106,8 @@ async function removeUser(tx: Queryable, pubkey: string): Promise<void> {
 
 /** user_search's row of a profile (search-schema.ts userSchema): its name words and its lightning address. */
 async function indexUser(tx: Queryable, pubkey: string, content: string): Promise<void> {
-  const f = profileFields(content);
-  const words = new Set<string>();
-  for (const k of NAME_FIELDS) for (const t of terms(f[k] ?? '')) words.add(t);
-  const names = [...words].join(' ');
-  const lud16 = lnAddressOf(f);
+  const names = userNames(content);
+  const lud16 = lnAddressOf(profileFields(content));
   if (tx.dialect === 'sqlite') {
     await removeUser(tx, pubkey);
     const row = await tx.get<{ id: number }>('INSERT INTO search_users (pubkey, lud16) VALUES (?, ?) RETURNING id', [pubkey, lud16]);
@@ -166,8 +181,7 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
   const media = event.kind === 0 ? { image: false, video: false, audio: false, url: false } : mediaFlags(event.kind, event.tags, event.content);
   const earlier = wantEarlier ? { n: known?.n ?? 0 } : undefined;
   const hasSummary = event.kind === 30023 && tagValue(event.tags, 'summary').trim() !== '' ? 1 : 0;
-  const body = indexText(searchText(event), MAX_TERMS);
-  const tags = event.kind === 0 ? [] : hashtagsOf(event.tags, event.content);
+  const { body, tags } = searchFields(event);
 
   const values: SqlValue[] = [
     0, event.id, event.pubkey, event.kind, event.created_at, address, isReply, parent, chars,

@@ -6,7 +6,8 @@ import { eventsByIds } from '../cache/data.ts';
 import { extractRefs } from '../cache/refs.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
-import { resolveRef } from './apply.ts';
+import { postParent, resolveRef } from './apply.ts';
+import { previousContactList } from './index-followers.ts';
 import { parseAddress, REPLY_KINDS } from './kinds.ts';
 import { EVENT_ARGS, N, type NotificationArgs } from './notification-types.ts';
 import { quotedRefs, replyInfo, type Ref } from './replies.ts';
@@ -113,8 +114,7 @@ async function fromPost(tx: Queryable, ev: NostrEvent): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const who: Who = { key: 'who_replied_to_it', value: ev.pubkey };
   if (REPLY_KINDS.has(ev.kind)) {
-    const row = await tx.get<{ parent_id: string | null }>('SELECT parent_id FROM posts WHERE event_id = ?', [ev.id]);
-    const parent = await eventById(tx, row?.parent_id);
+    const parent = await eventById(tx, await postParent(tx, ev));
     if (parent) {
       const extra = { [who.key]: who.value, reply: ev.id };
       const [direct, ...rest] = await actionOn(tx, parent, ev.pubkey, [N.REPLIED, N.MENTIONED_POST_REPLIED, N.QUOTING_POST_REPLIED], extra);
@@ -167,10 +167,7 @@ function reactionTarget(ev: NostrEvent): Ref | null {
 
 async function fromContacts(tx: Queryable, ev: NostrEvent): Promise<Candidate[]> {
   // The list this one replaced is still stored; everything after it in the ordering has lost.
-  const prev = await tx.get<{ tags: string }>(
-    'SELECT tags FROM events WHERE pubkey = ? AND kind = 3 AND id <> ? ORDER BY created_at DESC, id ASC LIMIT 1',
-    [ev.pubkey, ev.id],
-  );
+  const prev = await previousContactList(tx, ev);
   const before = new Set<string>();
   if (prev) {
     try {

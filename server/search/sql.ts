@@ -253,7 +253,7 @@ const needsStats = (q: ParsedQuery) =>
 const RANK_SCALE = 1_000_000;
 
 /** The SELECT returning (id, k) rows: k is the sort key that goes into the RANGE. */
-export function buildSearch(q: ParsedQuery, opts: SearchOptions): BuiltQuery {
+export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = false): BuiltQuery {
   const sqlite = opts.dialect === 'sqlite';
   const relevance = q.orderBy === 'relevance';
   const b = new Builder(opts.viewer, opts.dialect, relevance);
@@ -301,7 +301,9 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions): BuiltQuery {
   if (q.orderBy === 'created_at') {
     timeBounds(page.since, page.until);
     // No tie-breaker: ordering by the index's own column lets a scan stop once the page is full.
-    const sql = `SELECT d.event_id AS id, d.created_at AS k FROM ${from} ${join}
+    // withDocKey (engine.ts longPrefixPage, SQLite): each row's search key too, as r.
+    const key = withDocKey && order === 'search_fts.rowid' ? ', search_fts.rowid AS r' : '';
+    const sql = `SELECT d.event_id AS id, d.created_at AS k${key} FROM ${from} ${join}
       WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ? OFFSET ?`;
     return { sql, params: [...b.params, page.limit, page.offset] };
   }

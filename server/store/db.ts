@@ -26,6 +26,30 @@ export interface Queryable {
   write?(sql: string, params?: SqlValue[]): Promise<void>;
   /** Waits for every write sent without waiting; throws the first one's failure. */
   flush?(): Promise<void>;
+  /**
+   * Holds a row of `insert` to go out later in one multi-row statement with the other rows held for its
+   * table (PostgreSQL's pipelined transactions; see insertRows).
+   */
+  insertLater?(insert: RowInsert, row: SqlValue[], key?: string, merge?: MergeRows): void;
+}
+
+/** One row standing for `held` followed by `next` (same conflict key), as the upsert would leave it. */
+export type MergeRows = (held: SqlValue[], next: SqlValue[]) => SqlValue[];
+
+/** An INSERT whose VALUES list takes any number of rows: see rowInsert and insertRows. */
+export interface RowInsert {
+  table: string;
+  width: number;
+  sql(values: string): string;
+}
+
+/**
+ * `INSERT INTO table (columns) VALUES … tail`. `table` must be the name every statement that reads or
+ * changes the table spells out: a held row goes out before any such statement (see insertRows).
+ */
+export function rowInsert(table: string, columns: string[], tail = ''): RowInsert {
+  const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;
+  return { table, width: columns.length, sql: (values) => (tail ? `${head}${values} ${tail}` : `${head}${values}`) };
 }
 
 export interface TransactionOptions {
@@ -44,7 +68,19 @@ export async function write(q: Queryable, sql: string, params?: SqlValue[]): Pro
 }
 
 /** Most rows per multi-row statement (a power of two, see writeRows). */
-const ROWS_MAX = 64;
+export const ROWS_MAX = 64;
+
+const valuesLists = new Map<string, string>();
+/** `(?, ?), (?, ?)` for `rows` rows of `width` values. */
+export function valuesList(width: number, rows: number): string {
+  const key = `${width}x${rows}`;
+  let list = valuesLists.get(key);
+  if (list === undefined) {
+    list = Array(rows).fill(`(${Array(width).fill('?').join(', ')})`).join(', ');
+    valuesLists.set(key, list);
+  }
+  return list;
+}
 
 /**
  * Writes `rows` (each `width` values) with as few statements as it can: `sql` gets the VALUES list
@@ -53,16 +89,40 @@ const ROWS_MAX = 64;
  * ON CONFLICT DO UPDATE may not meet one key twice in a statement: callers pass distinct keys.
  */
 export async function writeRows(q: Queryable, sql: (values: string) => string, width: number, rows: SqlValue[][]): Promise<void> {
-  const one = `(${Array(width).fill('?').join(', ')})`;
   // SQLite has no round trips to save, and there a multi-row INSERT cost 3-4x the time of as many
   // single-row ones (event_tags, bench/RESULTS.md 2026-11-26 11:23): one row per statement.
   const most = q.dialect === 'sqlite' ? 1 : ROWS_MAX;
   for (let i = 0; i < rows.length; ) {
     let n = most;
     while (n > rows.length - i) n >>= 1;
-    await write(q, sql(Array(n).fill(one).join(', ')), rows.slice(i, i + n).flat());
+    await write(q, sql(valuesList(width, n)), rows.slice(i, i + n).flat());
     i += n;
   }
+}
+
+/**
+ * Writes `rows` of `insert`. Inside a pipelined transaction on PostgreSQL they are held and go out
+ * together with the rows other events of the group add to the same table, in one statement per up to
+ * ROWS_MAX rows, at the first statement that names the table (so every read and every other write of
+ * it sees them, in order) or at the flush before COMMIT: one statement per table per group instead of
+ * one per event, for tables the group's other statements rarely touch. `keyOf` names the conflict
+ * target of an ON CONFLICT DO UPDATE, which PostgreSQL refuses to meet twice in one statement: a
+ * repeated key sends the rows held so far first, as it would have run one after the other, or with
+ * `merge` replaces the held row by one that leaves what the two would. Elsewhere the rows go at once,
+ * as writeRows sends them (keys must then be distinct within one call).
+ */
+export async function insertRows(
+  q: Queryable,
+  insert: RowInsert,
+  rows: SqlValue[][],
+  keyOf?: (row: SqlValue[]) => string,
+  merge?: MergeRows,
+): Promise<void> {
+  if (q.insertLater) {
+    for (const row of rows) q.insertLater(insert, row, keyOf?.(row), merge);
+    return;
+  }
+  await writeRows(q, insert.sql, insert.width, rows);
 }
 
 /** Waits for the writes `q` sent without waiting (a no-op on stores that never defer). */

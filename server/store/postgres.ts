@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, RunResult, SqlValue, TransactionOptions } from './db.ts';
+import { ROWS_MAX, valuesList, type Database, type MergeRows, type Queryable, type RowInsert, type RunResult, type SqlValue, type TransactionOptions } from './db.ts';
 import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
@@ -61,6 +61,17 @@ function bind(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/** Whether a statement names a table (as a whole word: event_media does not name media). */
+const namings = new Map<string, RegExp>();
+function names(sql: string, table: string): boolean {
+  let re = namings.get(table);
+  if (!re) {
+    re = new RegExp(`\\b${table}\\b`);
+    namings.set(table, re);
+  }
+  return re.test(sql);
+}
+
 /**
  * A transaction's statements on a pipelined connection: `write` puts the statement on the wire and
  * returns at once, so the ~30 writes of an imported event cost no round trip each; a read waits only
@@ -92,25 +103,68 @@ function bindPipelined(client: pg.PoolClient): Queryable {
     held = false;
     socket!.uncork!();
   };
-  const waited = <T>(p: Promise<T>): Promise<T> => {
+  const defer = (sql: string, params?: SqlValue[]) => {
+    hold();
+    pending.push(
+      q.run(sql, params).catch((err: unknown) => {
+        failure ??= err;
+      }),
+    );
+  };
+  // Rows held for multi-row INSERTs, by table (see insertRows in db.ts): they go out, in the order they
+  // came, before the first statement that names their table, and at the flush.
+  const later = new Map<string, { insert: RowInsert; rows: SqlValue[][]; keys: Map<string, number> }>();
+  const release = (table: string) => {
+    const h = later.get(table)!;
+    later.delete(table);
+    const { insert, rows } = h;
+    for (let i = 0; i < rows.length; ) {
+      let n = ROWS_MAX;
+      while (n > rows.length - i) n >>= 1;
+      defer(insert.sql(valuesList(insert.width, n)), rows.slice(i, i + n).flat());
+      i += n;
+    }
+  };
+  const before = (sql: string) => {
+    if (later.size === 0) return;
+    for (const table of later.keys()) if (names(sql, table)) release(table);
+  };
+  const waited = <T>(sql: string, run: () => Promise<T>): Promise<T> => {
+    before(sql);
+    const p = run();
     send();
     return p.catch(first);
   };
   return {
     ...q,
-    all: <T>(sql: string, params?: SqlValue[]) => waited(q.all<T>(sql, params)),
-    get: <T>(sql: string, params?: SqlValue[]) => waited(q.get<T>(sql, params)),
-    run: (sql, params) => waited(q.run(sql, params)),
+    all: <T>(sql: string, params?: SqlValue[]) => waited(sql, () => q.all<T>(sql, params)),
+    get: <T>(sql: string, params?: SqlValue[]) => waited(sql, () => q.get<T>(sql, params)),
+    run: (sql, params) => waited(sql, () => q.run(sql, params)),
     async write(sql, params) {
       if (failure) throw failure;
-      hold();
-      pending.push(
-        q.run(sql, params).catch((err: unknown) => {
-          failure ??= err;
-        }),
-      );
+      before(sql);
+      defer(sql, params);
+    },
+    insertLater(insert: RowInsert, row: SqlValue[], key?: string, merge?: MergeRows) {
+      let h = later.get(insert.table);
+      const at = key === undefined ? undefined : h?.keys.get(key);
+      if (h && h.insert === insert && at !== undefined && merge) {
+        h.rows[at] = merge(h.rows[at], row);
+        return;
+      }
+      if (h && (h.insert !== insert || at !== undefined)) {
+        release(insert.table);
+        h = undefined;
+      }
+      if (!h) {
+        h = { insert, rows: [], keys: new Map() };
+        later.set(insert.table, h);
+      }
+      if (key !== undefined) h.keys.set(key, h.rows.length);
+      h.rows.push(row);
     },
     async flush() {
+      for (const table of [...later.keys()]) release(table);
       send();
       while (pending.length > 0) await Promise.all(pending.splice(0));
       if (failure) throw failure;

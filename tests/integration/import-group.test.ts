@@ -88,7 +88,13 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
     const article1 = sign(alice, { kind: 30023, created_at: NOW - 500, tags: [['d', 'cikk'], ['title', 'Első'], ['t', 'pest']], content: 'első változat' });
     const articleLike = sign(carol, { kind: 7, content: '🤙', tags: [['a', `30023:${a}:cikk`]] });
     const article2 = sign(alice, { kind: 30023, created_at: NOW - 50, tags: [['d', 'cikk'], ['title', 'Második'], ['t', 'buda']], content: 'második változat' });
-    const doomed = sign(bob, { kind: 1, content: 'ezt mindjárt törlöm' });
+    // Its media, link and hashtag rows are held for the group's multi-row statements (insertRows) when
+    // the deletion below removes them: they must go out before the DELETE, not after it.
+    const doomed = sign(bob, { kind: 1, content: 'ezt mindjárt törlöm https://media.strucc.test/img/9.svg https://example.com/torles', tags: [['t', 'törlés']] });
+    // Two notes share an image and a link: one row each in media, a use each in event_media.
+    const pics = [1, 2].map((i) =>
+      sign(carol, { kind: 1, created_at: NOW - 400 + i, content: `kép ${i} https://media.strucc.test/img/7.svg https://example.com/kavehaz`, tags: [['t', 'kávé'], ['t', `kép${i}`]] }),
+    );
     const repost = sign(carol, { kind: 6, content: '', tags: [['e', doomed.id], ['p', b]] });
     const deletion = sign(bob, { kind: 5, created_at: NOW - 10, tags: [['e', doomed.id]] });
     // More follows than one multi-row statement holds (64), so the lists are written in several.
@@ -97,7 +103,7 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
     const follows2 = sign(bob, { kind: 3, created_at: NOW - 100, tags: [c, ...strangers.slice(0, 3)].map((p) => ['p', p]) });
     const unlike = sign(bob, { kind: 5, created_at: NOW - 5, tags: [['e', like.id]] });
     const events: NostrEvent[] = [
-      note, like, reply, ...profiles, staleProfile, article1, articleLike, article2, doomed, repost, deletion, follows1, follows2, unlike,
+      note, like, ...pics, reply, ...profiles, staleProfile, article1, articleLike, article2, doomed, repost, deletion, follows1, follows2, unlike,
     ];
 
     let grouped: Database;
@@ -145,6 +151,13 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(got.notification_counts.filter((r) => r.includes('["type",1]')).every((r) => r.startsWith('[["cnt",1]'))).toBe(true);
       expect(got.notification_counts.filter((r) => r.includes('["type",1]')).length).toBe(72);
       expect(got.event_tags.some((r) => r.includes(article1.id))).toBe(false);
+      for (const table of ['event_media', 'event_links', 'hashtag_uses', 'event_tags']) {
+        expect(got[table].some((r) => r.includes(`["event_id","${doomed.id}"]`))).toBe(false);
+      }
+      expect(got.media.filter((r) => r.includes('img/7.svg')).length).toBe(1);
+      expect(got.event_media.filter((r) => r.includes('img/7.svg')).length).toBe(2);
+      expect(got.event_links.filter((r) => r.includes('kavehaz')).length).toBe(2);
+      expect(got.hashtag_uses.filter((r) => r.includes('"kávé"')).length).toBe(3);
       expect(got.notifications.some((r) => r.includes(like.id))).toBe(false);
     });
 

@@ -27,13 +27,18 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Extra server settings (a benchmark's shared_preload_libraries, say) as postgres -c options. */
+function settingsArgs(settings: Record<string, string> = {}): string {
+  return Object.entries(settings).map(([k, v]) => ` -c ${k}=${v}`).join('');
+}
+
 /**
  * A throwaway PostgreSQL cluster in a temp dir on a free loopback port: a real server,
  * not the machine's shared one, so tests neither depend on nor disturb it.
  * PostgreSQL refuses to run as root, so as root the cluster belongs to the postgres user.
  * Tests run without fsync (nothing to keep); a benchmark asks for it, as a deployment would have it.
  */
-export async function startTempPostgres(opts: { fsync?: boolean } = {}): Promise<TempPostgres> {
+export async function startTempPostgres(opts: { fsync?: boolean; settings?: Record<string, string> } = {}): Promise<TempPostgres> {
   const bin = pgBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'strucc-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -54,7 +59,7 @@ export async function startTempPostgres(opts: { fsync?: boolean } = {}): Promise
   const port = await freePort();
   run(join(bin, 'pg_ctl'), [
     '-D', data, '-w', '-l', join(dir, 'log'),
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${opts.fsync ? 'on' : 'off'}`,
+    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${opts.fsync ? 'on' : 'off'}${settingsArgs(opts.settings)}`,
     'start',
   ]);
   return {

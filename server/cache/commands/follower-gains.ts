@@ -20,9 +20,12 @@ export async function gainWindowStart(db: Queryable, now: number): Promise<numbe
   const today = Math.floor(now / DAY);
   // A gain by an account with no profile (a follow of an unknown key) cannot be listed, so it
   // must not move the window away from the days whose gains can.
+  // The newest day first down the (day, pubkey) index, stopping at the first row with a profile: as
+  // MAX(day), PostgreSQL hash-joined all of follower_days with every profile (7 ms at 1M events).
   const latest = await db.get<{ d: unknown }>(
-    `SELECT MAX(f.day) AS d FROM follower_days f
-     WHERE f.day <= ? AND EXISTS (SELECT 1 FROM replaceable r WHERE r.pubkey = f.pubkey AND r.kind = 0 AND r.d = '')`,
+    `SELECT f.day AS d FROM follower_days f
+     WHERE f.day <= ? AND EXISTS (SELECT 1 FROM replaceable r WHERE r.pubkey = f.pubkey AND r.kind = 0 AND r.d = '')
+     ORDER BY f.day DESC LIMIT 1`,
     [today],
   );
   const last = latest?.d == null ? today : Number(latest.d);
