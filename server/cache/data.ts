@@ -234,8 +234,8 @@ export interface StatsRow {
 
 const STAT_FIELDS = ['likes', 'replies', 'mentions', 'reposts', 'zaps', 'satszapped', 'score', 'score24h'] as const;
 
-export async function statsByIds(db: Queryable, ids: Iterable<string>): Promise<Map<string, StatsRow>> {
-  const rows = await inChunks([...new Set(ids)], (chunk, marks) =>
+async function loadStats(db: Queryable, ids: string[]): Promise<Map<string, StatsRow>> {
+  const rows = await inChunks(ids, (chunk, marks) =>
     db.all<Record<string, number | string>>(
       `SELECT event_id, ${STAT_FIELDS.join(', ')} FROM event_stats WHERE event_id IN (${marks})`,
       chunk,
@@ -248,6 +248,21 @@ export async function statsByIds(db: Queryable, ids: Iterable<string>): Promise<
     out.set(row.event_id, row);
   }
   return out;
+}
+
+/** Counters per note that has a row. On a running server they come from memory (hot-cache.ts stats), frozen. */
+export async function statsByIds(db: Queryable, ids: Iterable<string>): Promise<Map<string, StatsRow>> {
+  const unique = [...new Set(ids)];
+  const cache = hotCaches(db)?.stats;
+  if (!cache) return loadStats(db, unique);
+  const found = await cache.getMany(unique, null, async (missing) => {
+    const loaded = await loadStats(db, missing);
+    for (const row of loaded.values()) Object.freeze(row);
+    return loaded;
+  });
+  const out = new Map<string, StatsRow>();
+  for (const [id, row] of found) if (row) out.set(id, row);
+  return inQueryOrder(unique, out);
 }
 
 export function emptyStats(eventId: string): StatsRow {
@@ -292,9 +307,8 @@ export interface ZapRow {
   created_at: number;
 }
 
-/** The `perEvent` biggest zaps of each event, biggest first. */
-export async function topZaps(db: Queryable, ids: Iterable<string>, perEvent = 5): Promise<ZapRow[]> {
-  const rows = await inChunks([...new Set(ids)], (chunk, marks) =>
+async function loadTopZaps(db: Queryable, ids: string[], perEvent: number): Promise<ZapRow[]> {
+  const rows = await inChunks(ids, (chunk, marks) =>
     db.all<Record<string, number | string>>(
       `SELECT receipt_id, target_event_id, sender, receiver, amount_sats, created_at FROM (
          SELECT z.*, ROW_NUMBER() OVER (PARTITION BY target_event_id ORDER BY amount_sats DESC, created_at ASC, receipt_id ASC) AS rn
@@ -311,6 +325,34 @@ export async function topZaps(db: Queryable, ids: Iterable<string>, perEvent = 5
     amount_sats: Number(r.amount_sats),
     created_at: Number(r.created_at),
   }));
+}
+
+const NO_ZAPS: readonly ZapRow[] = Object.freeze([]);
+/** The count the cache keeps per note: what every bundle asks (enrich.ts TOP_ZAPS). */
+const CACHED_TOP_ZAPS = 5;
+
+/**
+ * The `perEvent` biggest zaps of each event, biggest first, events in id order. On a running server
+ * the five of each note come from memory (hot-cache.ts zaps), frozen.
+ */
+export async function topZaps(db: Queryable, ids: Iterable<string>, perEvent = 5): Promise<ZapRow[]> {
+  const unique = [...new Set(ids)];
+  const cache = perEvent === CACHED_TOP_ZAPS ? hotCaches(db)?.zaps : undefined;
+  if (!cache) return loadTopZaps(db, unique, perEvent);
+  const found = await cache.getMany(unique, NO_ZAPS, async (missing) => {
+    const byTarget = new Map<string, ZapRow[]>();
+    for (const z of await loadTopZaps(db, missing, perEvent)) {
+      const list = byTarget.get(z.target_event_id) ?? [];
+      list.push(Object.freeze(z));
+      byTarget.set(z.target_event_id, list);
+    }
+    for (const list of byTarget.values()) Object.freeze(list);
+    return byTarget;
+  });
+  const out: ZapRow[] = [];
+  // The uncached query's order: by target id, then as each list is.
+  for (const id of [...found.keys()].sort()) out.push(...found.get(id)!);
+  return out;
 }
 
 export interface Hidden {

@@ -50,11 +50,42 @@ export class Output {
       this.objects.push(obj);
       return;
     }
-    const key = typeof obj.id === 'string' && typeof obj.sig === 'string' ? `raw:${obj.id}` : JSON.stringify(obj);
+    const key = typeof obj.id === 'string' && typeof obj.sig === 'string' ? `raw:${obj.id}` : flatKey(obj);
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.objects.push(obj);
   }
+}
+
+/**
+ * A key equal for two objects exactly when their JSON is: each field's name and value with their
+ * lengths, so no two objects share one. Synthetic objects carry their payload as JSON text already,
+ * and JSON.stringify of the whole object escaped that text again for every object of every reply
+ * (3 % of the main thread under `npm run load`). Nested values fall back to the JSON itself.
+ */
+function flatKey(obj: CacheObject): string {
+  let key = '';
+  for (const name in obj) {
+    const v = obj[name];
+    if (v === undefined) continue;
+    if (typeof v === 'string') key += `${name.length}:${name}s${v.length}:${v}`;
+    else if (typeof v === 'number' && Number.isFinite(v)) key += `${name.length}:${name}n${v};`;
+    else return `J${JSON.stringify(obj)}`;
+  }
+  return key;
+}
+
+/**
+ * A stored event as a referenced-event object. For a frozen (cached, hot-cache.ts) event the object
+ * is made once and frozen too, so framing.ts encodes its text once for every reply that carries it.
+ */
+const referencedObjects = new WeakMap<NostrEvent, CacheObject>();
+
+export function referenced(ev: NostrEvent): CacheObject {
+  if (!Object.isFrozen(ev)) return synthetic(CacheKind.REFERENCED_EVENT, ev, { pubkey: ev.pubkey });
+  let obj = referencedObjects.get(ev);
+  if (!obj) referencedObjects.set(ev, (obj = Object.freeze(synthetic(CacheKind.REFERENCED_EVENT, ev, { pubkey: ev.pubkey }))));
+  return obj;
 }
 
 export function synthetic(kind: number, content: unknown, extra: CacheObject = {}): CacheObject {
@@ -199,7 +230,7 @@ export async function enrich(db: Queryable, items: FeedItem[], opts: EnrichOptio
   const followers = await followerCounts(db, profiles.keys());
 
   for (const p of primaries) out.push(primaryEvents.get(p.id)! as unknown as CacheObject);
-  for (const r of refs) out.push(synthetic(CacheKind.REFERENCED_EVENT, r, { pubkey: r.pubkey }));
+  for (const r of refs) out.push(referenced(r));
   const emittedProfiles: string[] = [];
   for (const pk of new Set(wantProfiles)) {
     const prof = profiles.get(pk);

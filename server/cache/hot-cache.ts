@@ -8,6 +8,18 @@
  */
 import type { NostrEvent, ServerContext } from '../context.ts';
 import type { AuthorPosts } from './follows-cache.ts';
+import { POST_KINDS } from '../ingest/kinds.ts';
+import type { CacheObject, StatsRow, ZapRow } from './data.ts';
+
+/**
+ * The live feed's name for "rows that no event announces changed": ROWS_CHANGED with an area,
+ * 'media' (a media or link-preview row, server/media store.ts and preview.ts) or 'stats' (the 24-hour
+ * scores expired, ingest/scores.ts). The PostgreSQL live bridge carries it to the other processes;
+ * its second argument is true when it came from a peer, so the bridge does not send it back.
+ */
+export const ROWS_CHANGED = 'rows-changed';
+export type ChangedArea = 'media' | 'stats';
+export const CHANGED_AREAS: readonly ChangedArea[] = ['media', 'stats'];
 
 /** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
 let generation = 0;
@@ -116,6 +128,23 @@ export interface HotCaches {
    * without naming them, are not kept.
    */
   events: KeyedLru<NostrEvent>;
+  /**
+   * The media and link-preview objects of a bundle per event id (media/info.ts), frozen. An event's
+   * URL rows are written only by its own import and removed only with it; the media and preview rows
+   * they point at change when a picture is fetched or a preview fetched or evicted, in any process,
+   * and those forget every entry (rowsChanged 'media').
+   */
+  bundleMedia: KeyedLru<readonly CacheObject[]>;
+  /**
+   * Each note's counters (data.ts statsByIds; null: no row) and biggest zaps (topZaps), by event id,
+   * frozen. An event that acts on notes forgets the ids its tags name; one whose target the importer
+   * finds some other way (an address, a reference in the text, a zap receipt, a deletion) forgets
+   * all of them (forgetEngagement), and so does the expiry of 24-hour scores (rowsChanged 'stats').
+   */
+  stats: KeyedLru<StatsRow | null>;
+  zaps: KeyedLru<readonly ZapRow[]>;
+  /** Announces a change of `area`'s rows on the live feed (ROWS_CHANGED). */
+  announce: (area: ChangedArea) => void;
 }
 
 /** Profiles, contact lists, mute lists, relay lists, media-server lists: every page reads some of them. */
@@ -129,6 +158,10 @@ const MAX_AUTHOR_POSTS = 5_000;
 const MAX_REPLACEABLE = 20_000;
 /** Notes of a few pages per active viewer; about 1 KB each. */
 const MAX_EVENTS = 50_000;
+/** Most notes have no media: an empty list, or one or two small objects. */
+const MAX_BUNDLE_MEDIA = 50_000;
+/** A stats row is ~200 bytes; most notes have no zaps (an empty list). */
+const MAX_STATS = 50_000;
 
 /**
  * The caches of a running server's store, or undefined for a store no server attached (a
@@ -136,6 +169,49 @@ const MAX_EVENTS = 50_000;
  */
 export function hotCaches(db: object): HotCaches | undefined {
   return perDb.get(db);
+}
+
+/**
+ * Called after a write to the media or preview table ('media') or an expiry of 24-hour scores
+ * ('stats') commits: every process forgets what it kept of them. A no-op for a store no server attached.
+ */
+export function rowsChanged(db: object, area: ChangedArea): void {
+  perDb.get(db)?.announce(area);
+}
+
+function forgetArea(c: HotCaches, area: ChangedArea): void {
+  if (area === 'media') c.bundleMedia.clear();
+  else {
+    c.stats.clear();
+    c.zaps.clear();
+  }
+}
+
+/** Kinds the importer counts on other notes (ingest/apply.ts recordAction): posts (replies, quotes, reposts) and reactions. */
+const ACTING_KINDS = new Set([...POST_KINDS, 7]);
+
+/**
+ * Forgets the counters and zaps `event` can change. Its own id always (a new note's row, an edited
+ * article's carried-over counters). A reply, quote, repost or reaction changes the notes its e and
+ * q tags name, unless it names one by address or in its text only, which the importer resolves; a
+ * zap receipt may count for an edited article's current version; a deletion undoes actions on
+ * anything: those forget every note's.
+ */
+function forgetEngagement(c: HotCaches, event: NostrEvent): void {
+  c.stats.invalidate(event.id);
+  c.zaps.invalidate(event.id);
+  if (event.kind === 5 || event.kind === 9735) return forgetArea(c, 'stats');
+  if (!ACTING_KINDS.has(event.kind)) return;
+  if (event.content.includes('nostr:')) return forgetArea(c, 'stats');
+  for (const t of event.tags) {
+    if (t[0] === 'a') return forgetArea(c, 'stats');
+    if ((t[0] === 'e' || t[0] === 'q') && typeof t[1] === 'string') {
+      const id = t[1];
+      if (t[0] === 'q' && !/^[0-9a-f]{64}$/.test(id)) return forgetArea(c, 'stats');
+      c.stats.invalidate(id);
+      c.zaps.invalidate(id);
+    }
+  }
 }
 
 /** Every cached figure `event` can change. */
@@ -148,7 +224,16 @@ function forget(c: HotCaches, event: NostrEvent): void {
   for (const kind of CACHED_REPLACEABLE_KINDS) c.replaceable.invalidate(`${kind}:${event.pubkey}`);
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
-  if (event.kind === 5) for (const t of event.tags) if (t[0] === 'e' && typeof t[1] === 'string') c.events.invalidate(t[1].toLowerCase());
+  forgetEngagement(c, event);
+  // An event's media and link rows are written by its own import (ingest/index-media.ts) and removed with it.
+  c.bundleMedia.invalidate(event.id);
+  if (event.kind === 5) {
+    for (const t of event.tags) {
+      if (t[0] !== 'e' || typeof t[1] !== 'string') continue;
+      c.events.invalidate(t[1].toLowerCase());
+      c.bundleMedia.invalidate(t[1].toLowerCase());
+    }
+  }
 }
 
 /** Connects a running server: its caches forget on every committed event, local or from a peer process. */
@@ -161,12 +246,19 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     postVariants: new Set(),
     replaceable: new KeyedLru(MAX_REPLACEABLE),
     events: new KeyedLru(MAX_EVENTS),
+    bundleMedia: new KeyedLru(MAX_BUNDLE_MEDIA),
+    stats: new KeyedLru(MAX_STATS),
+    zaps: new KeyedLru(MAX_STATS),
+    announce: (area) => ctx.live.emit(ROWS_CHANGED, area, false),
   };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
+  const onRows = (area: ChangedArea) => forgetArea(c, area);
   ctx.live.on('event', onEvent);
+  ctx.live.on(ROWS_CHANGED, onRows);
   return () => {
     ctx.live.off('event', onEvent);
+    ctx.live.off(ROWS_CHANGED, onRows);
     perDb.delete(ctx.db);
   };
 }

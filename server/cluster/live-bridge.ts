@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { CHANGED_AREAS, ROWS_CHANGED, type ChangedArea } from '../cache/hot-cache.ts';
 
 export const LIVE_CHANNEL = 'strucc_live';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; larger events travel by id. */
@@ -20,6 +21,8 @@ interface Envelope {
   o: string;
   e?: NostrEvent;
   id?: string;
+  /** Rows of this area changed that no event announces (ROWS_CHANGED): what each process keeps of them is stale. */
+  r?: ChangedArea;
 }
 
 type StoredEvent = Omit<NostrEvent, 'tags'> & { tags: string };
@@ -49,6 +52,10 @@ export async function startLiveBridge(opts: {
       return;
     }
     if (env.o === processId) return;
+    if (env.r !== undefined) {
+      if (!closed && CHANGED_AREAS.includes(env.r)) opts.live.emit(ROWS_CHANGED, env.r, true);
+      return;
+    }
     let event = env.e;
     if (!event && typeof env.id === 'string') {
       const row = await opts.db
@@ -90,22 +97,29 @@ export async function startLiveBridge(opts: {
   };
   await connect();
 
-  const onLocal = (event: NostrEvent) => {
-    if (fromPeer.has(event)) return;
-    const inline = JSON.stringify({ o: processId, e: event } satisfies Envelope);
-    const payload = Buffer.byteLength(inline) <= MAX_INLINE_BYTES ? inline : JSON.stringify({ o: processId, id: event.id } satisfies Envelope);
+  const notify = (payload: string) => {
     // Sent on the pool, not the listening client, so a slow NOTIFY never delays incoming ones.
     opts.db.run('SELECT pg_notify(?, ?)', [LIVE_CHANNEL, payload]).catch((err: unknown) => {
       if (opts.verbose) console.error('Élő híd: NOTIFY hiba:', err instanceof Error ? err.message : err);
     });
   };
+  const onLocal = (event: NostrEvent) => {
+    if (fromPeer.has(event)) return;
+    const inline = JSON.stringify({ o: processId, e: event } satisfies Envelope);
+    notify(Buffer.byteLength(inline) <= MAX_INLINE_BYTES ? inline : JSON.stringify({ o: processId, id: event.id } satisfies Envelope));
+  };
+  const onLocalRows = (area: ChangedArea, fromAPeer: boolean) => {
+    if (!fromAPeer) notify(JSON.stringify({ o: processId, r: area } satisfies Envelope));
+  };
   opts.live.on('event', onLocal);
+  opts.live.on(ROWS_CHANGED, onLocalRows);
 
   return {
     processId,
     async close() {
       closed = true;
       opts.live.off('event', onLocal);
+      opts.live.off(ROWS_CHANGED, onLocalRows);
       const c = client;
       client = null;
       await c?.end().catch(() => undefined);

@@ -1,3 +1,4 @@
+import { rowsChanged } from '../cache/hot-cache.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Database, Queryable } from '../store/db.ts';
 import { write } from '../store/db.ts';
@@ -150,7 +151,7 @@ export async function undoActionsOf(tx: Queryable, refId: string): Promise<void>
 
 /** Subtracts the score24h increments whose acting event is now 24 h old. Returns how many expired. */
 export async function expireScores(db: Database, now: number): Promise<number> {
-  return db.transaction(async (tx) => {
+  const expired = await db.transaction(async (tx) => {
     const rows = await tx.all<{ event_id: string; change: number }>('SELECT event_id, change FROM score_expiry WHERE expire_at <= ?', [now]);
     for (const row of rows) {
       await write(tx, 'UPDATE event_stats SET score24h = score24h - ? WHERE event_id = ?', [row.change, row.event_id]);
@@ -158,4 +159,7 @@ export async function expireScores(db: Database, now: number): Promise<number> {
     if (rows.length > 0) await write(tx, 'DELETE FROM score_expiry WHERE expire_at <= ?', [now]);
     return rows.length;
   });
+  // Committed: the counters every process keeps in memory (hot-cache.ts stats) are stale.
+  if (expired > 0) rowsChanged(db, 'stats');
+  return expired;
 }

@@ -7,6 +7,7 @@ import type { CacheObject } from '../cache/data.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
 import { CacheKind } from '../../core/kinds.ts';
+import { hotCaches } from '../cache/hot-cache.ts';
 
 /** Target widths of the resized variants; the original ('o') keeps its own size. */
 export const VARIANT_WIDTH = { s: 200, m: 400, l: 800 } as const;
@@ -78,6 +79,26 @@ export function variantsOf(row: MediaRow): Variant[] {
   return out;
 }
 
+/**
+ * The JSON of one media resource ({url, mt, variants}), a pure function of these row fields, so kept
+ * without any invalidation: every page of notes describes the same popular pictures, and building
+ * their variant URLs (percent-encoding each URL four to eight times) showed in the server profile.
+ */
+const resourceJson = new Map<string, string>();
+const MAX_RESOURCES = 20_000;
+
+function mediaResourceJson(row: MediaRow): string {
+  const key = `${row.url}\n${row.mimetype}\n${row.width}\n${row.height}\n${row.animated}`;
+  let json = resourceJson.get(key);
+  if (json === undefined) {
+    json = JSON.stringify({ url: row.url, mt: row.mimetype, variants: variantsOf(row) });
+    // Dropping everything now and then is cheaper than ordering the entries, and refills in one page.
+    if (resourceJson.size >= MAX_RESOURCES) resourceJson.clear();
+    resourceJson.set(key, json);
+  }
+  return json;
+}
+
 async function batched<T>(db: Queryable, sql: (marks: string) => string, ids: string[]): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < ids.length; i += BATCH) {
@@ -98,11 +119,30 @@ function grouped<T extends { event_id: string }>(rows: T[]): Map<string, T[]> {
 }
 
 const MEDIA_KINDS = new Set([0, 1, 6, 30023]);
+const NONE: readonly CacheObject[] = Object.freeze([]);
 
-/** 10000119 and 10000128 objects for the events that have known media or cached link previews. */
+/**
+ * 10000119 and 10000128 objects for the events that have known media or cached link previews. On a
+ * running server each event's objects come from memory (hot-cache.ts bundleMedia), frozen.
+ */
 export async function mediaAndLinkMetadata(db: Queryable, events: Iterable<NostrEvent>): Promise<CacheObject[]> {
   const ids = [...new Set([...events].filter((e) => MEDIA_KINDS.has(e.kind)).map((e) => e.id))];
   if (!ids.length) return [];
+  const cache = hotCaches(db)?.bundleMedia;
+  const byId = cache
+    ? await cache.getMany(ids, NONE, async (missing) => {
+        const loaded = await loadMetadata(db, missing);
+        for (const objects of loaded.values()) for (const o of objects) Object.freeze(o);
+        return loaded;
+      })
+    : await loadMetadata(db, ids);
+  const out: CacheObject[] = [];
+  for (const id of ids) for (const o of byId.get(id) ?? []) out.push(o);
+  return out;
+}
+
+/** Each event's objects (media first, then links); an event with neither is left out. */
+async function loadMetadata(db: Queryable, ids: string[]): Promise<Map<string, CacheObject[]>> {
   const media = grouped(
     await batched<MediaRow & { event_id: string }>(
       db,
@@ -121,18 +161,21 @@ export async function mediaAndLinkMetadata(db: Queryable, events: Iterable<Nostr
       ids,
     ),
   );
-  const out: CacheObject[] = [];
+  const out = new Map<string, CacheObject[]>();
   for (const id of ids) {
+    const objects: CacheObject[] = [];
     const m = media.get(id);
     if (m) {
-      const resources = m.map((r) => ({ url: r.url, mt: r.mimetype, variants: variantsOf(r) }));
-      out.push({ kind: CacheKind.MEDIA_METADATA, content: JSON.stringify({ event_id: id, resources, thumbnails: {} }) });
+      // The text JSON.stringify({ event_id, resources, thumbnails: {} }) would write.
+      const content = `{"event_id":${JSON.stringify(id)},"resources":[${m.map(mediaResourceJson).join(',')}],"thumbnails":{}}`;
+      objects.push({ kind: CacheKind.MEDIA_METADATA, content });
     }
     const l = links.get(id);
     if (l) {
       const resources = l.map(({ event_id: _e, ...r }) => r);
-      out.push({ kind: CacheKind.LINK_METADATA, content: JSON.stringify({ event_id: id, resources }) });
+      objects.push({ kind: CacheKind.LINK_METADATA, content: JSON.stringify({ event_id: id, resources }) });
     }
+    if (objects.length) out.set(id, objects);
   }
   return out;
 }

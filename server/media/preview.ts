@@ -3,6 +3,7 @@
  * tags, and keep the answer in the `preview` table for a day (an hour after a failure), within
  * LINK_PREVIEW_CACHE_BYTES (server/media/lru.ts).
  */
+import { rowsChanged } from '../cache/hot-cache.ts';
 import { LINK_PREVIEW_CACHE_BYTES } from '../config.ts';
 import type { Queryable } from '../store/db.ts';
 import { fetchHead, type FetchOptions } from './fetch.ts';
@@ -89,16 +90,21 @@ export async function linkPreview(db: Queryable, rawUrl: string, now: number, ca
   if (running) return running;
   const job = (async () => {
     const { preview, ok } = await fetchPreview(url);
-    await db.run(
-      `INSERT INTO preview (url, mimetype, md_title, md_description, md_image, icon_url, ok, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (url) DO UPDATE SET mimetype = excluded.mimetype, md_title = excluded.md_title, md_description = excluded.md_description,
-         md_image = excluded.md_image, icon_url = excluded.icon_url, ok = excluded.ok, fetched_at = excluded.fetched_at`,
-      [url, preview.mimetype, preview.title, preview.description, preview.image, preview.icon_url, ok ? 1 : 0, now],
-    );
-    await forget(db, 'preview', url);
-    await grow(db, 'preview', url, rowBytes(url, preview), now, capBytes, async (old) => {
-      await db.run('DELETE FROM preview WHERE url = ?', [old]);
-    });
+    try {
+      await db.run(
+        `INSERT INTO preview (url, mimetype, md_title, md_description, md_image, icon_url, ok, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (url) DO UPDATE SET mimetype = excluded.mimetype, md_title = excluded.md_title, md_description = excluded.md_description,
+           md_image = excluded.md_image, icon_url = excluded.icon_url, ok = excluded.ok, fetched_at = excluded.fetched_at`,
+        [url, preview.mimetype, preview.title, preview.description, preview.image, preview.icon_url, ok ? 1 : 0, now],
+      );
+      await forget(db, 'preview', url);
+      await grow(db, 'preview', url, rowBytes(url, preview), now, capBytes, async (old) => {
+        await db.run('DELETE FROM preview WHERE url = ?', [old]);
+      });
+    } finally {
+      // Once the new row and every eviction are committed (or failed): bundles' link objects are stale.
+      rowsChanged(db, 'media');
+    }
     return preview;
   })().finally(() => pending.delete(url));
   pending.set(url, job);

@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { rowsChanged } from '../cache/hot-cache.ts';
 import { MEDIA_CACHE_BYTES } from '../config.ts';
 import type { ServerContext } from '../context.ts';
 import { sniffMediaType, SNIFF_BYTES } from '../upload/types.ts';
@@ -151,6 +152,7 @@ export async function fetchMedia(ctx: ServerContext, url: string): Promise<Media
          animated = excluded.animated, size = excluded.size, sha256 = excluded.sha256, updated_at = excluded.updated_at`,
       [row.url, row.status, row.mimetype, row.width, row.height, row.animated, row.size, row.sha256, row.updated_at],
     );
+    rowsChanged(ctx.db, 'media');
     return row;
   });
 }
