@@ -92,10 +92,18 @@ export async function writeRows(q: Queryable, sql: (values: string) => string, w
   // SQLite has no round trips to save, and there a multi-row INSERT cost 3-4x the time of as many
   // single-row ones (event_tags, bench/RESULTS.md 2026-11-26 11:23): one row per statement.
   const most = q.dialect === 'sqlite' ? 1 : ROWS_MAX;
+  for (const batch of rowBatches(rows, most)) await write(q, sql(valuesList(width, batch.length)), batch.flat());
+}
+
+/**
+ * `rows` in runs of `most` rows (a power of two), the tail in smaller powers of two: a handful of
+ * statement shapes per table, so each is prepared and planned once.
+ */
+export function* rowBatches<R>(rows: R[], most: number): Generator<R[]> {
   for (let i = 0; i < rows.length; ) {
     let n = most;
     while (n > rows.length - i) n >>= 1;
-    await write(q, sql(valuesList(width, n)), rows.slice(i, i + n).flat());
+    yield rows.slice(i, i + n);
     i += n;
   }
 }

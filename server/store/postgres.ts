@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { ROWS_MAX, valuesList, type Database, type MergeRows, type Queryable, type RowInsert, type RunResult, type SqlValue, type TransactionOptions } from './db.ts';
+import { ROWS_MAX, rowBatches, valuesList, type Database, type MergeRows, type Queryable, type RowInsert, type RunResult, type SqlValue, type TransactionOptions } from './db.ts';
 import { upgradeSearch } from '../ingest/index-search.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
@@ -118,12 +118,7 @@ function bindPipelined(client: pg.PoolClient): Queryable {
     const h = later.get(table)!;
     later.delete(table);
     const { insert, rows } = h;
-    for (let i = 0; i < rows.length; ) {
-      let n = ROWS_MAX;
-      while (n > rows.length - i) n >>= 1;
-      defer(insert.sql(valuesList(insert.width, n)), rows.slice(i, i + n).flat());
-      i += n;
-    }
+    for (const batch of rowBatches(rows, ROWS_MAX)) defer(insert.sql(valuesList(insert.width, batch.length)), batch.flat());
   };
   const before = (sql: string) => {
     if (later.size === 0) return;
