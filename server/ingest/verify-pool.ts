@@ -37,7 +37,18 @@ export interface PoolOptions {
   size?: number;
   /** How long a worker may take to load the verifier before the pool gives up on it. */
   startTimeoutMs?: number;
+  /**
+   * Nice value of the worker threads (Linux: per thread; default VERIFY_NICE, 0 = the main thread's).
+   * The importer writes on the main thread while the workers check the same group, and COMMIT waits for
+   * both: with a worker per core the three threads shared two cores evenly, so the writer — the longer
+   * half — ran at ~2/3 speed while the workers finished early and then idled. Below the writer they take
+   * the CPU it leaves (and all of it while it waits for their codes), so both halves end together.
+   */
+  nice?: number;
 }
+
+/** See PoolOptions.nice: CFS gives a nice-0 thread ~9x the share of a nice-10 one on a shared core. */
+export const VERIFY_NICE = 10;
 
 /** Events per message to a worker: big enough that messaging costs little, small enough to spread over workers. */
 const CHUNK = 256;
@@ -122,18 +133,19 @@ interface Slot {
  * (compiled .js). Node 20 ignores `--import tsx` in a worker's execArgv, so a .ts entry is loaded
  * through a tiny bootstrap that registers tsx's loader inside the worker first.
  */
-function spawnWorker(): Worker {
+function spawnWorker(nice: number): Worker {
   const entry = new URL(import.meta.url.endsWith('.ts') ? './verify-worker.ts' : './verify-worker.js', import.meta.url);
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+  const workerData = { nice };
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
   const boot = `import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, workerData });
 }
 
-function startSlot(timeoutMs: number): Promise<Slot> {
+function startSlot(timeoutMs: number, nice: number): Promise<Slot> {
   return new Promise((resolve, reject) => {
     let worker: Worker;
     try {
-      worker = spawnWorker();
+      worker = spawnWorker(nice);
     } catch (err) {
       reject(err as Error);
       return;
@@ -167,13 +179,18 @@ function startSlot(timeoutMs: number): Promise<Slot> {
  */
 export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier> {
   const size = Math.max(1, opts.size ?? availableParallelism());
-  const started = await Promise.allSettled(Array.from({ length: size }, () => startSlot(opts.startTimeoutMs ?? 20_000)));
+  const started = await Promise.allSettled(Array.from({ length: size }, () => startSlot(opts.startTimeoutMs ?? 20_000, opts.nice ?? VERIFY_NICE)));
   const slots: Slot[] = [];
   for (const s of started) if (s.status === 'fulfilled') slots.push(s.value);
   if (slots.length === 0) return inThreadVerifier();
 
   let seq = 0;
   let closed = false;
+  // The caller's own thread checks events of a verifyShared batch while it waits for them (helpWith).
+  const canHelp = await initVerifier().then(
+    () => true,
+    () => false,
+  );
 
   const retire = (slot: Slot) => {
     const i = slots.indexOf(slot);
@@ -225,19 +242,37 @@ export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier>
       return (await Promise.all(parts)).flat();
     },
     verifyShared(events) {
-      // [events done, then code + 1 per event]: 0 is "not checked yet".
+      // [events done, then code + 1 per event]: 0 is "not checked yet". Workers store each code as they
+      // go and skip an event whose code is already there, so the waiting importer can check events too.
       const shared = new Int32Array(new SharedArrayBuffer(4 * (1 + events.length)));
       let inThread = false;
       const onInThread = () => {
         inThread = true;
       };
+      const chunks: string[][] = [];
       const parts: Promise<VerifyCode[]>[] = [];
       for (let i = 0; i < events.length; i += CHUNK) {
-        parts.push(send(flatten(events.slice(i, i + CHUNK)), { shared, at: i, onInThread }));
+        const items = flatten(events.slice(i, i + CHUNK));
+        chunks.push(items);
+        parts.push(send(items, { shared, at: i, onInThread }));
       }
       const missing = (from: number, to: number) => {
         for (let i = from; i < to; i++) if (Atomics.load(shared, 1 + i) === 0) return true;
         return false;
+      };
+      /**
+       * Checks here, from the end of [from, to) down, every event no worker has done yet: the workers
+       * go up through their chunks, so the two meet with at most an event checked twice, and the
+       * importer, which would otherwise sleep until the workers are done, shortens the wait by its own
+       * core (which matters most when the workers are slower than the writes, or starved by other load).
+       */
+      const helpWith = (from: number, to: number) => {
+        for (let i = to - 1; i >= from; i--) {
+          if (Atomics.load(shared, 1 + i) !== 0) continue;
+          const items = chunks[Math.floor(i / CHUNK)];
+          const o = (i % CHUNK) * 4;
+          Atomics.compareExchange(shared, 1 + i, 0, checkSerialised(items[o], items[o + 1], items[o + 2], items[o + 3]) + 1);
+        }
       };
       return {
         done: Promise.all(parts).then((p) => p.flat()),
@@ -245,6 +280,7 @@ export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier>
           const until = performance.now() + timeoutMs;
           for (;;) {
             if (inThread) return null;
+            if (canHelp && !closed) helpWith(from, to);
             // Read the counter before scanning, so a store after the scan changes it and wakes the wait.
             const count = Atomics.load(shared, 0);
             if (!missing(from, to)) break;

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
 import { finalizeEvent, generateSecretKey } from 'nostr-tools/pure';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NostrEvent } from '../../server/context.ts';
-import { inThreadVerifier, startVerifyPool, type Verifier } from '../../server/ingest/verify-pool.ts';
+import { inThreadVerifier, startVerifyPool, VERIFY_NICE, type Verifier } from '../../server/ingest/verify-pool.ts';
 import { VERIFY_BAD_ID, VERIFY_BAD_SIG, VERIFY_OK } from '../../server/ingest/verify.ts';
 
 const key = generateSecretKey();
@@ -86,6 +86,34 @@ describe('verify pool', () => {
     expect(mid).toEqual(expected.slice(250, 600));
     expect(all).toEqual(expected);
     expect(await check.done).toEqual(expected);
+  });
+
+  it('verifyShared: the waiting thread checks the events no worker has reached, with the same codes', async () => {
+    const pool = await startVerifyPool({ size: 1 });
+    open.push(pool);
+    // The one worker is busy with this batch for far longer than the lines below take.
+    const busy = pool.verify(Array.from({ length: 1500 }, (_, i) => note(10_000 + i)));
+    const { events, expected } = mixed(30);
+    const check = pool.verifyShared!(events);
+    // No time to wait at all: the codes can only come from this thread.
+    expect(check.settled(0, 30, 0)).toEqual(expected);
+    expect(await check.done).toEqual(expected);
+    expect((await busy).every((c) => c === VERIFY_OK)).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')('runs its workers below the main thread (nice), so the writer keeps its core', async () => {
+    const niceOf = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const before = niceOf().filter((n) => n === VERIFY_NICE).length;
+    const pool = await startVerifyPool({ size: 2 });
+    open.push(pool);
+    expect(pool.threads).toBe(2);
+    expect(niceOf().filter((n) => n === VERIFY_NICE).length - before).toBe(2);
+    // This thread is untouched.
+    expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16])).toBe(0);
   });
 
   it('verifyShared on a closed pool says at once that the codes will not come in shared memory', async () => {
