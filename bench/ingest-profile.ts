@@ -28,7 +28,7 @@ const acceptAll: Verifier = {
   },
   async close() {},
 };
-const pool = process.argv.includes('--verify') ? await startVerifyPool({ size: arg('threads') ? Number(arg('threads')) : undefined, nice: arg('nice') ? Number(arg('nice')) : undefined }) : acceptAll;
+const pool = process.argv.includes('--verify') ? await startVerifyPool({ size: arg('threads') ? Number(arg('threads')) : undefined, nice: arg('nice') ? Number(arg('nice')) : undefined, waiterChecks: !process.argv.includes('--no-help') }) : acceptAll;
 const { db, dispose } = await freshSqlite();
 const perStatement = process.argv.includes('--statements') ? timeStatements() : null;
 const importer = createImporter({ db, live: new EventEmitter(), now: () => BENCH_NOW, verifier: pool });

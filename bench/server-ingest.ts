@@ -103,7 +103,13 @@ const acceptAll: Verifier = {
  * `ingestThreads`: verify workers for the importer (the server's default, a worker per core, when absent);
  * the pool ceiling is always measured with a worker per core.
  */
-export async function measureIngest(events: NostrEvent[], fresh: FreshStore = freshSqlite, ingestThreads?: number): Promise<IngestFigures> {
+export async function measureIngest(
+  events: NostrEvent[],
+  fresh: FreshStore = freshSqlite,
+  ingestThreads?: number,
+  /** The verify workers' nice value (the pool's default, VERIFY_NICE, when absent; 0 = the main thread's). */
+  ingestNice?: number,
+): Promise<IngestFigures> {
   await initVerifier();
   const verifyOneThread = oneThreadRate(events.slice(0, 10_000));
   const full = await startVerifyPool({ size: availableParallelism() });
@@ -115,7 +121,7 @@ export async function measureIngest(events: NostrEvent[], fresh: FreshStore = fr
   } finally {
     await full.close();
   }
-  const pool = await startVerifyPool({ size: ingestThreads });
+  const pool = await startVerifyPool({ size: ingestThreads, nice: ingestNice });
   try {
     const writeOnly = (await importAll(events, acceptAll, fresh)).rate;
     const { rate: ingest, stored } = await importAll(events, pool, fresh);

@@ -14,7 +14,8 @@
  * `--ingest-only` stops after the ingest phase (no million-event database needed); `--events=N` ingests
  * only the first N signed events; `--latency-only` skips the ingest phase; `--only=<label prefix>` measures
  * some latency rows only; `--verify-threads=N` gives the importer N verify workers instead of the server's
- * default (a worker per core). bench/hot-queries.ts times the same commands in process, statement by statement.
+ * default (a worker per core), `--verify-nice=N` runs them at nice N instead of the pool's default (10; 0 = the
+ * main thread's, as before s8-sqingest). bench/hot-queries.ts times the same commands in process, statement by statement.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -108,7 +109,10 @@ async function run(pg: BenchPostgres | null) {
   if (!latencyOnly) log(`ingest: ${ingested.length} signed events into ${BACKEND}`);
   // --verify-threads=N: the importer's verify workers (default: the server's, a worker per core).
   const threadsArg = process.argv.find((a) => a.startsWith('--verify-threads='))?.slice('--verify-threads='.length);
-  const ingest = latencyOnly ? null : await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite, threadsArg ? Number(threadsArg) : undefined);
+  const niceArg = process.argv.find((a) => a.startsWith('--verify-nice='))?.slice('--verify-nice='.length);
+  const ingest = latencyOnly
+    ? null
+    : await measureIngest(ingested, pg ? freshPostgres(pg) : freshSqlite, threadsArg ? Number(threadsArg) : undefined, niceArg ? Number(niceArg) : undefined);
   if (ingest && process.argv.includes('--ingest-only')) {
     printIngest(ingest);
     return;

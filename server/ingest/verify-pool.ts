@@ -45,6 +45,8 @@ export interface PoolOptions {
    * the CPU it leaves (and all of it while it waits for their codes), so both halves end together.
    */
   nice?: number;
+  /** Whether a thread waiting in SharedVerify.settled checks events itself (default true; false for A/B runs). */
+  waiterChecks?: boolean;
 }
 
 /** See PoolOptions.nice: CFS gives a nice-0 thread ~9x the share of a nice-10 one on a shared core. */
@@ -187,7 +189,7 @@ export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier>
   let seq = 0;
   let closed = false;
   // The caller's own thread checks events of a verifyShared batch while it waits for them (helpWith).
-  const canHelp = await initVerifier().then(
+  const canHelp = (opts.waiterChecks ?? true) && await initVerifier().then(
     () => true,
     () => false,
   );
