@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createImporter } from '../server/ingest/importer.ts';
-import { startVerifyPool, type Verifier } from '../server/ingest/verify-pool.ts';
+import { startVerifyPool, VERIFY_NICE, type Verifier } from '../server/ingest/verify-pool.ts';
 import { VERIFY_OK, type VerifyCode } from '../server/ingest/verify.ts';
 import { BENCH_NOW, benchEvents } from './server-data.ts';
 import { freshSqlite } from './server-ingest.ts';
@@ -28,7 +28,7 @@ const acceptAll: Verifier = {
   },
   async close() {},
 };
-const pool = process.argv.includes('--verify') ? await startVerifyPool({ size: arg('threads') ? Number(arg('threads')) : undefined, nice: arg('nice') ? Number(arg('nice')) : undefined, waiterChecks: !process.argv.includes('--no-help') }) : acceptAll;
+const pool = process.argv.includes('--verify') ? await startVerifyPool({ size: arg('threads') ? Number(arg('threads')) : undefined, nice: arg('nice') ? Number(arg('nice')) : VERIFY_NICE, waiterChecks: !process.argv.includes('--no-help') }) : acceptAll;
 const { db, dispose } = await freshSqlite();
 const perStatement = process.argv.includes('--statements') ? timeStatements() : null;
 const importer = createImporter({ db, live: new EventEmitter(), now: () => BENCH_NOW, verifier: pool });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { verifyEvent } from 'nostr-tools/wasm';
 import type { NostrEvent } from '../server/context.ts';
 import { createImporter } from '../server/ingest/importer.ts';
-import { startVerifyPool, type Verifier } from '../server/ingest/verify-pool.ts';
+import { startVerifyPool, VERIFY_NICE, type Verifier } from '../server/ingest/verify-pool.ts';
 import { initVerifier, VERIFY_OK, type VerifyCode } from '../server/ingest/verify.ts';
 import type { Database } from '../server/store/db.ts';
 import { openSqlite } from '../server/store/sqlite.ts';
@@ -107,7 +107,7 @@ export async function measureIngest(
   events: NostrEvent[],
   fresh: FreshStore = freshSqlite,
   ingestThreads?: number,
-  /** The verify workers' nice value (the pool's default, VERIFY_NICE, when absent; 0 = the main thread's). */
+  /** The verify workers' nice value (as the server sets it for the store when absent: see server/app.ts). */
   ingestNice?: number,
 ): Promise<IngestFigures> {
   await initVerifier();
@@ -121,7 +121,7 @@ export async function measureIngest(
   } finally {
     await full.close();
   }
-  const pool = await startVerifyPool({ size: ingestThreads, nice: ingestNice });
+  const pool = await startVerifyPool({ size: ingestThreads, nice: ingestNice ?? (fresh === freshSqlite ? VERIFY_NICE : 0) });
   try {
     const writeOnly = (await importAll(events, acceptAll, fresh)).rate;
     const { rate: ingest, stored } = await importAll(events, pool, fresh);

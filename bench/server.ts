@@ -14,8 +14,8 @@
  * `--ingest-only` stops after the ingest phase (no million-event database needed); `--events=N` ingests
  * only the first N signed events; `--latency-only` skips the ingest phase; `--only=<label prefix>` measures
  * some latency rows only; `--verify-threads=N` gives the importer N verify workers instead of the server's
- * default (a worker per core), `--verify-nice=N` runs them at nice N instead of the pool's default (10; 0 = the
- * main thread's, as before s8-sqingest). bench/hot-queries.ts times the same commands in process, statement by statement.
+ * default (a worker per core), `--verify-nice=N` runs them at nice N instead of what the server
+ * sets for the store (10 on SQLite, 0 on PostgreSQL; 0 = as before s8-sqingest). bench/hot-queries.ts times the same commands in process, statement by statement.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';

@@ -13,7 +13,7 @@ import { createImporter } from './ingest/importer.ts';
 import { expireScores } from './ingest/scores.ts';
 import { startUpstream, type Upstream } from './ingest/upstream.ts';
 import { initVerifier } from './ingest/verify.ts';
-import { startVerifyPool } from './ingest/verify-pool.ts';
+import { startVerifyPool, VERIFY_NICE } from './ingest/verify-pool.ts';
 import { attachModeration } from './moderation/hidden.ts';
 import { attachHotCaches } from './cache/hot-cache.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
@@ -48,8 +48,9 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const db = config.databaseUrl ? await openPostgres(config.databaseUrl) : openSqlite(join(config.dataDir, 'strucc.sqlite'));
   await initVerifier();
-  // Signature checks run on worker threads (one per core) so imports leave the main thread free.
-  const verifier = await startVerifyPool();
+  // Signature checks run on worker threads (one per core) so imports leave the main thread free; on
+  // SQLite below the main thread, which writes each group while they check it (verify-pool.ts nice).
+  const verifier = await startVerifyPool({ nice: db.dialect === 'sqlite' ? VERIFY_NICE : 0 });
   const live = new EventEmitter();
   // Every relay and cache connection may listen; the default cap of 10 would only produce warnings.
   live.setMaxListeners(0);

@@ -38,18 +38,19 @@ export interface PoolOptions {
   /** How long a worker may take to load the verifier before the pool gives up on it. */
   startTimeoutMs?: number;
   /**
-   * Nice value of the worker threads (Linux: per thread; default VERIFY_NICE, 0 = the main thread's).
-   * The importer writes on the main thread while the workers check the same group, and COMMIT waits for
-   * both: with a worker per core the three threads shared two cores evenly, so the writer — the longer
-   * half — ran at ~2/3 speed while the workers finished early and then idled. Below the writer they take
-   * the CPU it leaves (and all of it while it waits for their codes), so both halves end together.
+   * Nice value of the worker threads (Linux: per thread; default 0, the caller's). VERIFY_NICE for a
+   * SQLite server: its importer writes on the main thread while the workers check the same group, and
+   * COMMIT waits for both; with a worker per core the three threads shared two cores evenly, so the
+   * writer (the longer half) ran at ~2/3 speed while the workers finished early. Below it, they take the
+   * CPU it leaves (and all of it while it waits, when it checks events itself too: SharedVerify.settled).
+   * Not for PostgreSQL, whose server processes would then starve the checks a group waits for before BEGIN.
    */
   nice?: number;
   /** Whether a thread waiting in SharedVerify.settled checks events itself (default true; false for A/B runs). */
   waiterChecks?: boolean;
 }
 
-/** See PoolOptions.nice: CFS gives a nice-0 thread ~9x the share of a nice-10 one on a shared core. */
+/** See PoolOptions.nice: the kernel gives a nice-0 thread ~9x the share of a nice-10 one on a shared core. */
 export const VERIFY_NICE = 10;
 
 /** Events per message to a worker: big enough that messaging costs little, small enough to spread over workers. */
@@ -181,7 +182,7 @@ function startSlot(timeoutMs: number, nice: number): Promise<Slot> {
  */
 export async function startVerifyPool(opts: PoolOptions = {}): Promise<Verifier> {
   const size = Math.max(1, opts.size ?? availableParallelism());
-  const started = await Promise.allSettled(Array.from({ length: size }, () => startSlot(opts.startTimeoutMs ?? 20_000, opts.nice ?? VERIFY_NICE)));
+  const started = await Promise.allSettled(Array.from({ length: size }, () => startSlot(opts.startTimeoutMs ?? 20_000, opts.nice ?? 0)));
   const slots: Slot[] = [];
   for (const s of started) if (s.status === 'fulfilled') slots.push(s.value);
   if (slots.length === 0) return inThreadVerifier();

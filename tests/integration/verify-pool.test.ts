@@ -101,14 +101,17 @@ describe('verify pool', () => {
     expect((await busy).every((c) => c === VERIFY_OK)).toBe(true);
   });
 
-  it.runIf(process.platform === 'linux')('runs its workers below the main thread (nice), so the writer keeps its core', async () => {
+  it.runIf(process.platform === 'linux')('runs its workers below the main thread when asked (nice), so the writer keeps its core', async () => {
     const niceOf = () =>
       readdirSync('/proc/self/task').map((tid) => {
         const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
         return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
       });
     const before = niceOf().filter((n) => n === VERIFY_NICE).length;
-    const pool = await startVerifyPool({ size: 2 });
+    const plain = await startVerifyPool({ size: 1 });
+    open.push(plain);
+    expect(niceOf().filter((n) => n === VERIFY_NICE).length - before).toBe(0);
+    const pool = await startVerifyPool({ size: 2, nice: VERIFY_NICE });
     open.push(pool);
     expect(pool.threads).toBe(2);
     expect(niceOf().filter((n) => n === VERIFY_NICE).length - before).toBe(2);
