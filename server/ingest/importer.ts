@@ -140,7 +140,7 @@ export function createImporter(deps: ImporterDeps): Importer {
         }
         if (verifiedBeforeCommit && !verifiedBeforeCommit()) throw new Unverified();
         return out;
-      }, { pipelined: !perEvent });
+      }, { pipelined: !perEvent, refetchable: true });
     try {
       try {
         return await attempt(false);

@@ -6,8 +6,8 @@
 import { inChunks, replaceableOf, sqlMarks } from '../cache/data.ts';
 import type { NostrEvent } from '../context.ts';
 import { parseSettingsContent } from '../moderation/settings-store.ts';
-import type { Queryable } from '../store/db.ts';
-import { write, writeRows } from '../store/db.ts';
+import type { Queryable, RowInsert } from '../store/db.ts';
+import { insertRows, write } from '../store/db.ts';
 import type { Indexer } from './indexers.ts';
 import { notificationsFrom, type Candidate, type Sourced } from './notification-sources.ts';
 import { makeNotification, N, TYPE_NAMES } from './notification-types.ts';
@@ -125,6 +125,8 @@ const pgNotify = (values: string) => `WITH added AS (
   INSERT INTO notification_counts (pubkey, type, cnt) SELECT pubkey, type, COUNT(*) FROM added GROUP BY pubkey, type
   ON CONFLICT (pubkey, type) DO UPDATE SET cnt = notification_counts.cnt + excluded.cnt`;
 
+const PG_NOTIFY: RowInsert = { table: 'notifications', width: 6, sql: pgNotify };
+
 async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
   const sourced = await notificationsFrom(tx, ev);
   if (!sourced) return;
@@ -134,8 +136,11 @@ async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
   });
   if (tx.dialect === 'postgres') {
     // A contact list notifies every followed user: a statement per up to 64 of them, none awaited in a
-    // pipelined import (write()). Recipients are distinct (gate keeps one candidate per recipient).
-    await writeRows(tx, pgNotify, 6, rows);
+    // pipelined import, and the rows of a group's events go together (insertRows). No key is needed:
+    // DO NOTHING takes a repeated (pubkey, id) in one statement, and the counters are grouped first.
+    // Held rows go out before any statement naming `notifications`; the only other statement on
+    // notification_counts in an import (take-back, onDelete) reads `notifications` before it.
+    await insertRows(tx, PG_NOTIFY, rows);
     return;
   }
   for (const row of rows) {

@@ -59,6 +59,12 @@ export interface TransactionOptions {
    * there is still pinned to one event.
    */
   pipelined?: boolean;
+  /**
+   * The transaction's rows can be got again if its last commits are lost in a crash (events signed by
+   * their authors, which the relays still hold): PostgreSQL then commits without waiting for the WAL
+   * flush. Atomicity and consistency are unchanged; only the last ~0.6 s of commits may vanish.
+   */
+  refetchable?: boolean;
 }
 
 /** Sends a write whose result is not read; waits only where the store cannot defer it. */

@@ -213,7 +213,8 @@ export async function openPostgres(connectionString: string): Promise<Database> 
         const client = await txPool.connect();
         const tx = opts.pipelined ? bindPipelined(client) : bind(client);
         try {
-          await client.query('BEGIN');
+          // One round trip for both; SET LOCAL ends with the transaction.
+          await client.query(opts.refetchable ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
           const result = await fn(tx);
           await tx.flush?.();
           await client.query('COMMIT');
