@@ -90,7 +90,7 @@ const COPY_PARAMS = 60_000;
  * each row's event the way the search indexer fills them at import (server/ingest/index-search.ts), so
  * `search` and `user_search` on the copy find what they find on SQLite (stemmed, as PostgreSQL does).
  */
-export async function copySqliteToPostgres(sqliteFile: string, url: string): Promise<string> {
+export async function copySqliteToPostgres(sqliteFile: string, url: string, only?: string[]): Promise<string> {
   const store: Store = await openPostgres(url);
   const src = new Database(sqliteFile, { readonly: true });
   const skipped: string[] = [];
@@ -107,6 +107,7 @@ export async function copySqliteToPostgres(sqliteFile: string, url: string): Pro
     const tables = src.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[];
     for (const { name } of tables) {
       const pgCols = pgTables.get(name);
+      if (only && !only.includes(name)) continue;
       if (!pgCols || name === 'schema_version') {
         if (!pgCols) skipped.push(name);
         continue;

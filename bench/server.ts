@@ -28,7 +28,12 @@ import { benchPostgres, copySqliteToPostgres, type BenchPostgres } from './serve
 import { openPostgres } from '../server/store/postgres.ts';
 import { LoadGenerator, type LoadOptions, type LoadResult } from './server-load.ts';
 
-const PG = process.argv.includes('--pg');
+/**
+ * --pg-url=<url>: a database that already holds the copy (bench/pg-copy-keep.ts prints one), used as it is
+ * instead of a fresh one filled again: for A/B runs of the latency rows without a copy each time.
+ */
+const PG_URL = process.argv.find((a) => a.startsWith('--pg-url='))?.slice('--pg-url='.length);
+const PG = process.argv.includes('--pg') || PG_URL !== undefined;
 const BACKEND = PG ? 'PostgreSQL' : 'SQLite';
 /**
  * Verified ingest ÷ the one-core verification ceiling: the figure before issue 18's work and the target
@@ -91,7 +96,7 @@ function freshPostgres(server: BenchPostgres): FreshStore {
 }
 
 async function main() {
-  const pg = PG ? await benchPostgres() : null;
+  const pg = PG && !PG_URL ? await benchPostgres() : null;
   try {
     await run(pg);
   } finally {
@@ -106,6 +111,7 @@ async function run(pg: BenchPostgres | null) {
   const ingested = events.slice(0, limit);
   // --latency-only: the latency rows alone (the ingest phase takes minutes and has its own flags).
   const latencyOnly = process.argv.includes('--latency-only');
+  if (PG_URL && !latencyOnly) throw new Error('--pg-url measures latency only: add --latency-only');
   if (!latencyOnly) log(`ingest: ${ingested.length} signed events into ${BACKEND}`);
   // --verify-threads=N: the importer's verify workers (default: the server's, a worker per core).
   const threadsArg = process.argv.find((a) => a.startsWith('--verify-threads='))?.slice('--verify-threads='.length);
@@ -130,7 +136,10 @@ async function run(pg: BenchPostgres | null) {
     const { COMMANDS } = await import('../server/cache/registry.ts');
     // Every client comes from 127.0.0.1: the per-address connection cap would refuse most of them.
     const env: Record<string, string> = { DEMO: '0', MAX_CONNECTIONS_PER_IP: '0' };
-    if (pg) {
+    if (PG_URL) {
+      env.DATABASE_URL = PG_URL;
+      copied = `an existing copy reused (--pg-url), session options: ${new URL(PG_URL).searchParams.get('options') ?? 'none in the URL'}`;
+    } else if (pg) {
       log('latency: copying the database into PostgreSQL…');
       env.DATABASE_URL = await pg.fresh('strucc_bench_latency');
       copied = await copySqliteToPostgres(join(dataDir, 'strucc.sqlite'), env.DATABASE_URL);

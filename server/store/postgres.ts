@@ -168,11 +168,19 @@ function bindPipelined(client: pg.PoolClient): Queryable {
 }
 
 /** The store for deployments that outgrow one machine's SQLite file. */
+/**
+ * Session settings of every connection (a connection string's own `options` take precedence). No
+ * parallel query: the cache's statements read a page, and on a small machine shared by many clients the
+ * worker processes a Gather starts cost more than they save (explore's ranking at 1M events: 30-70 ms
+ * with two workers under load, 0.6 ms without, bench/RESULTS.md s8-pg1m).
+ */
+const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0';
+
 export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 8 });
+  const pool = new pg.Pool({ connectionString, max: 8, options: SESSION_OPTIONS });
   // Transactions are serialised (below), so one connection serves them; pipelined, so deferred writes
   // go out back to back (bindPipelined). Separate from `pool`, whose one-off reads stay as they were.
-  const txPool = new pg.Pool({ connectionString, max: 1, pipeline: true });
+  const txPool = new pg.Pool({ connectionString, max: 1, pipeline: true, options: SESSION_OPTIONS });
   // Several processes may start on one database at once; CREATE … IF NOT EXISTS is not safe
   // against a concurrent twin, so they take turns.
   const setup = await pool.connect();

@@ -157,4 +157,20 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
     const plan = (await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${counts[0].sql}`, counts[0].params)).map((r) => r.detail);
     expect(plan).toEqual([expect.stringMatching(/^SEARCH posts USING COVERING INDEX \w+ \(pubkey=\?\)$/)]);
   });
+  // A Gather's worker processes cost 30-70 ms to start on a busy 2-core machine, where explore's ranking
+  // reads its page in under 1 ms serially (bench/RESULTS.md s8-pg1m): the server's connections plan none,
+  // even when parallel plans are made to look free.
+  it.runIf(store === 'postgres')("explore's ranking plans no parallel workers on PostgreSQL", async () => {
+    const ranking = [...seen.values()].filter(({ sql }) => /FROM event_stats s JOIN posts p/.test(sql));
+    expect(ranking.length).toBeGreaterThan(0);
+    for (const { sql, params } of ranking) {
+      const plan = await srv.ctx.db.transaction(async (tx) => {
+        for (const s of ['parallel_setup_cost = 0', 'parallel_tuple_cost = 0', 'min_parallel_table_scan_size = 0', 'min_parallel_index_scan_size = 0']) {
+          await tx.run(`SET LOCAL ${s}`);
+        }
+        return tx.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+      });
+      expect(plan.map((r) => r['QUERY PLAN']).filter((l) => /Gather|Parallel/.test(l))).toEqual([]);
+    }
+  });
 });
