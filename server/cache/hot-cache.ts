@@ -24,33 +24,58 @@ export const CHANGED_AREAS: readonly ChangedArea[] = ['media', 'stats'];
 /** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
 let generation = 0;
 
+/**
+ * Least-recently-used in two generations rather than one Map re-ordered on every hit: a hit in the
+ * young Map costs one lookup, and only a hit in the old one moves the entry. Re-inserting each hit
+ * (delete + set) kept V8's ordered hash table rehashing, and under `npm run load` getMany alone was
+ * ~11 % of the main thread (bench/RESULTS.md, s8-load). When the young Map reaches half the bound it
+ * becomes the old one and the previous old one is dropped, so at most `max` entries are held and the
+ * ones used since the last turn over are never dropped.
+ */
 export class KeyedLru<V> {
-  private readonly entries = new Map<string, V>();
+  private young = new Map<string, V>();
+  private old = new Map<string, V>();
   /** key → generation of its last invalidation, bounded like the entries. */
   private readonly changedAt = new Map<string, number>();
   /** Computations started before this are never kept (the per-key memory was dropped). */
   private floor = 0;
+  private readonly half: number;
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    this.half = Math.max(1, Math.floor(max / 2));
+  }
 
   get size(): number {
-    return this.entries.size;
+    return this.young.size + this.old.size;
+  }
+
+  private lookup(key: string): V | undefined {
+    const hit = this.young.get(key);
+    if (hit !== undefined) return hit;
+    const aged = this.old.get(key);
+    if (aged === undefined) return undefined;
+    this.keep(key, aged);
+    return aged;
+  }
+
+  private keep(key: string, value: V): void {
+    // Also from old: a concurrent load may have kept this key before the old Map turned over.
+    this.old.delete(key);
+    this.young.set(key, value);
+    if (this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
+    }
   }
 
   /** The cached value, or `load()`'s, kept only if no invalidation of `key` happened meanwhile. */
   async get(key: string, load: () => Promise<V>): Promise<V> {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      // Map order is insertion order: re-inserting marks it most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
+    const hit = this.lookup(key);
+    if (hit !== undefined) return hit;
     const started = generation;
     const value = await load();
     if (started < this.floor || (this.changedAt.get(key) ?? 0) > started) return value;
-    this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.keep(key, value);
     return value;
   }
 
@@ -60,17 +85,15 @@ export class KeyedLru<V> {
    */
   async getMany(keys: Iterable<string>, absent: V | undefined, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
     const out = new Map<string, V>();
-    const missing: string[] = [];
-    for (const k of new Set(keys)) {
-      const hit = this.entries.get(k);
-      if (hit === undefined) missing.push(k);
-      else {
-        this.entries.delete(k);
-        this.entries.set(k, hit);
-        out.set(k, hit);
-      }
+    const absentKeys = new Set<string>();
+    for (const k of keys) {
+      if (out.has(k)) continue;
+      const hit = this.lookup(k);
+      if (hit === undefined) absentKeys.add(k);
+      else out.set(k, hit);
     }
-    if (!missing.length) return out;
+    if (!absentKeys.size) return out;
+    const missing = [...absentKeys];
     const started = generation;
     const loaded = await load(missing);
     const keep = started >= this.floor;
@@ -79,9 +102,8 @@ export class KeyedLru<V> {
       // An undefined `absent`: a key `load` did not find is neither answered nor kept (it may appear any time).
       if (v === undefined) continue;
       out.set(k, v);
-      if (keep && (this.changedAt.get(k) ?? 0) <= started) this.entries.set(k, v);
+      if (keep && (this.changedAt.get(k) ?? 0) <= started) this.keep(k, v);
     }
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
     return out;
   }
 
@@ -92,13 +114,15 @@ export class KeyedLru<V> {
       this.floor = generation;
     }
     this.changedAt.set(key, generation);
-    this.entries.delete(key);
+    this.young.delete(key);
+    this.old.delete(key);
   }
 
   clear(): void {
     this.floor = ++generation;
     this.changedAt.clear();
-    this.entries.clear();
+    this.young.clear();
+    this.old.clear();
   }
 }
 
