@@ -25,16 +25,16 @@ export const CHANGED_AREAS: readonly ChangedArea[] = ['media', 'stats'];
 let generation = 0;
 
 /**
- * Least-recently-used in two generations rather than one Map re-ordered on every hit: a hit in the
- * young Map costs one lookup, and only a hit in the old one moves the entry. Re-inserting each hit
- * (delete + set) kept V8's ordered hash table rehashing, and under `npm run load` getMany alone was
- * ~11 % of the main thread (bench/RESULTS.md, s8-load). When the young Map reaches half the bound it
- * becomes the old one and the previous old one is dropped, so at most `max` entries are held and the
- * ones used since the last turn over are never dropped.
+ * Least-recently-used over one Map (insertion order = use order), but a hit re-inserts its entry
+ * only when it sits in the older half of that order: re-inserting every hit (delete + set) kept V8's
+ * ordered hash table rehashing, and under `npm run load` getMany alone was ~11 % of the main thread
+ * (bench/RESULTS.md, s8-load). The bound and which entries are held up to it are unchanged; only
+ * the order among the newer half is approximate, which matters for nothing but the choice of eviction.
  */
 export class KeyedLru<V> {
-  private young = new Map<string, V>();
-  private old = new Map<string, V>();
+  private readonly entries = new Map<string, { value: V; tick: number }>();
+  /** Counts insertions; an entry's tick is the count when it was last (re-)inserted. */
+  private tick = 0;
   /** key → generation of its last invalidation, bounded like the entries. */
   private readonly changedAt = new Map<string, number>();
   /** Computations started before this are never kept (the per-key memory was dropped). */
@@ -46,26 +46,24 @@ export class KeyedLru<V> {
   }
 
   get size(): number {
-    return this.young.size + this.old.size;
+    return this.entries.size;
   }
 
   private lookup(key: string): V | undefined {
-    const hit = this.young.get(key);
-    if (hit !== undefined) return hit;
-    const aged = this.old.get(key);
-    if (aged === undefined) return undefined;
-    this.keep(key, aged);
-    return aged;
+    const hit = this.entries.get(key);
+    if (hit === undefined) return undefined;
+    if (this.tick - hit.tick >= this.half) {
+      this.entries.delete(key);
+      hit.tick = ++this.tick;
+      this.entries.set(key, hit);
+    }
+    return hit.value;
   }
 
   private keep(key: string, value: V): void {
-    // Also from old: a concurrent load may have kept this key before the old Map turned over.
-    this.old.delete(key);
-    this.young.set(key, value);
-    if (this.young.size >= this.half) {
-      this.old = this.young;
-      this.young = new Map();
-    }
+    this.entries.delete(key);
+    this.entries.set(key, { value, tick: ++this.tick });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** The cached value, or `load()`'s, kept only if no invalidation of `key` happened meanwhile. */
@@ -114,15 +112,13 @@ export class KeyedLru<V> {
       this.floor = generation;
     }
     this.changedAt.set(key, generation);
-    this.young.delete(key);
-    this.old.delete(key);
+    this.entries.delete(key);
   }
 
   clear(): void {
     this.floor = ++generation;
     this.changedAt.clear();
-    this.young.clear();
-    this.old.clear();
+    this.entries.clear();
   }
 }
 

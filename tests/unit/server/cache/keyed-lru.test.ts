@@ -6,14 +6,14 @@ const loader = (calls: string[]) => (key: string) => async () => {
   return `v-${key}`;
 };
 
-describe('KeyedLru (two generations)', () => {
-  it('keeps at most max entries and keeps the ones used since the last turn over', async () => {
+describe('KeyedLru (re-inserts only hits in the older half)', () => {
+  it('keeps at most max entries, and a recently read entry outlives unread ones', async () => {
     const lru = new KeyedLru<string>(4);
     const calls: string[] = [];
     const load = loader(calls);
     for (const k of ['a', 'b', 'c', 'd', 'e', 'f']) await lru.get(k, load(k));
     expect(lru.size).toBeLessThanOrEqual(4);
-    // 'e' is read between every new entry, so the turn overs keep it; 'b', never read again, falls out.
+    // 'e' is read between every new entry, so evictions pass it by; 'b', never read again, fell out.
     await lru.get('e', load('e'));
     for (const k of ['g', 'h']) {
       await lru.get('e', load('e'));
@@ -26,12 +26,12 @@ describe('KeyedLru (two generations)', () => {
     expect(lru.size).toBeLessThanOrEqual(4);
   });
 
-  it('forgets an invalidated key in either generation', async () => {
+  it('forgets an invalidated key, recent or old', async () => {
     const lru = new KeyedLru<string>(8);
     const calls: string[] = [];
     const load = loader(calls);
     await lru.get('old', load('old'));
-    // Four more entries turn the young Map over: 'old' now sits in the old generation.
+    // Four more entries put 'old' in the older half of the use order.
     for (const k of ['p', 'q', 'r', 's']) await lru.get(k, load(k));
     await lru.get('young', load('young'));
     lru.invalidate('old');
@@ -42,7 +42,7 @@ describe('KeyedLru (two generations)', () => {
     expect(calls).toEqual(['old', 'young']);
   });
 
-  it('getMany answers hits from both generations and loads only the rest, once each', async () => {
+  it('getMany answers hits from memory and loads only the rest, once each', async () => {
     const lru = new KeyedLru<string>(8);
     const calls: string[] = [];
     await lru.get('x', loader(calls)('x'));
@@ -54,5 +54,16 @@ describe('KeyedLru (two generations)', () => {
     });
     expect(asked).toEqual(['n']);
     expect([...got]).toEqual([['x', 'v-x'], ['p', 'v-p'], ['n', 'v-n']]);
+  });
+
+  it('holds a working set up to max without reloading any of it', async () => {
+    const lru = new KeyedLru<string>(8);
+    const calls: string[] = [];
+    const keys = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'];
+    for (const k of keys) await lru.get(k, loader(calls)(k));
+    calls.length = 0;
+    for (let round = 0; round < 3; round++) for (const k of keys) await lru.get(k, loader(calls)(k));
+    expect(calls).toEqual([]);
+    expect(lru.size).toBe(7);
   });
 });
