@@ -24,33 +24,56 @@ export const CHANGED_AREAS: readonly ChangedArea[] = ['media', 'stats'];
 /** Bumped by every invalidation; a value computed across a bump of its key is used once, not kept. */
 let generation = 0;
 
+/**
+ * Least-recently-used over one Map (insertion order = use order), but a hit re-inserts its entry
+ * only when it sits in the older half of that order: re-inserting every hit (delete + set) kept V8's
+ * ordered hash table rehashing, and under `npm run load` getMany alone was ~11 % of the main thread
+ * (bench/RESULTS.md, s8-load). The bound and which entries are held up to it are unchanged; only
+ * the order among the newer half is approximate, which matters for nothing but the choice of eviction.
+ */
 export class KeyedLru<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, { value: V; tick: number }>();
+  /** Counts insertions; an entry's tick is the count when it was last (re-)inserted. */
+  private tick = 0;
   /** key → generation of its last invalidation, bounded like the entries. */
   private readonly changedAt = new Map<string, number>();
   /** Computations started before this are never kept (the per-key memory was dropped). */
   private floor = 0;
+  private readonly half: number;
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    this.half = Math.max(1, Math.floor(max / 2));
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
+  private lookup(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (hit === undefined) return undefined;
+    if (this.tick - hit.tick >= this.half) {
+      this.entries.delete(key);
+      hit.tick = ++this.tick;
+      this.entries.set(key, hit);
+    }
+    return hit.value;
+  }
+
+  private keep(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, tick: ++this.tick });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
   /** The cached value, or `load()`'s, kept only if no invalidation of `key` happened meanwhile. */
   async get(key: string, load: () => Promise<V>): Promise<V> {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      // Map order is insertion order: re-inserting marks it most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
+    const hit = this.lookup(key);
+    if (hit !== undefined) return hit;
     const started = generation;
     const value = await load();
     if (started < this.floor || (this.changedAt.get(key) ?? 0) > started) return value;
-    this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.keep(key, value);
     return value;
   }
 
@@ -60,17 +83,15 @@ export class KeyedLru<V> {
    */
   async getMany(keys: Iterable<string>, absent: V | undefined, load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
     const out = new Map<string, V>();
-    const missing: string[] = [];
-    for (const k of new Set(keys)) {
-      const hit = this.entries.get(k);
-      if (hit === undefined) missing.push(k);
-      else {
-        this.entries.delete(k);
-        this.entries.set(k, hit);
-        out.set(k, hit);
-      }
+    const absentKeys = new Set<string>();
+    for (const k of keys) {
+      if (out.has(k)) continue;
+      const hit = this.lookup(k);
+      if (hit === undefined) absentKeys.add(k);
+      else out.set(k, hit);
     }
-    if (!missing.length) return out;
+    if (!absentKeys.size) return out;
+    const missing = [...absentKeys];
     const started = generation;
     const loaded = await load(missing);
     const keep = started >= this.floor;
@@ -79,9 +100,8 @@ export class KeyedLru<V> {
       // An undefined `absent`: a key `load` did not find is neither answered nor kept (it may appear any time).
       if (v === undefined) continue;
       out.set(k, v);
-      if (keep && (this.changedAt.get(k) ?? 0) <= started) this.entries.set(k, v);
+      if (keep && (this.changedAt.get(k) ?? 0) <= started) this.keep(k, v);
     }
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
     return out;
   }
 
