@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from './i18n';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { BottomNav, PhoneTopBar, SideNav } from './components/Nav';
 import { Sidebar } from './components/Sidebar';
@@ -84,7 +84,7 @@ function useFocusOnNavigate() {
 }
 
 function MainLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   useFocusOnNavigate();
   const phone = usePhoneLayout();
   return (

@@ -1,4 +1,5 @@
-import i18n from 'i18next';
+import { useSyncExternalStore } from 'react';
+import i18n, { type TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import hu from '../locales/hu/translation.json';
 import en from '../locales/en/translation.json';
@@ -58,6 +59,33 @@ export function registerNamespace(ns: string, catalogues: { hu: Catalogue; en: C
   if (i18n.hasResourceBundle('hu', ns)) return;
   i18n.addResourceBundle('hu', ns, catalogues.hu, true, false);
   i18n.addResourceBundle('en', ns, catalogues.en, true, false);
+}
+
+const fixedByLanguage = new Map<string, TFunction>();
+
+function subscribeLanguage(changed: () => void): () => void {
+  i18n.on('languageChanged', changed);
+  return () => i18n.off('languageChanged', changed);
+}
+
+const currentLanguage = () => i18n.language;
+
+/**
+ * useTranslation for the components every screen draws (the shell, its navigation, note cards):
+ * react-i18next's hook copies the whole i18next instance for each component that mounts (its CPU
+ * profile showed the copies and key parsing among the first render's largest costs, 4–7 ms for the
+ * shell alone). Here they share one fixed t per language and namespace, and still re-render when
+ * the language changes (the only event react-i18next's hook listens to by default).
+ */
+export function useFixedT(ns?: string): { t: TFunction; i18n: typeof i18n } {
+  const lng = useSyncExternalStore(subscribeLanguage, currentLanguage, currentLanguage);
+  const key = `${lng}|${ns ?? ''}`;
+  let t = fixedByLanguage.get(key);
+  if (!t) {
+    t = i18n.getFixedT(null, ns ?? null);
+    fixedByLanguage.set(key, t);
+  }
+  return { t, i18n };
 }
 
 export default i18n;

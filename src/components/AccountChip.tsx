@@ -4,7 +4,7 @@
  * account snapshot, so a login or logout in any tab shows here at once.
  */
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import { connect, type Api } from '../worker-client';
 import { useAccount } from '../lib/account';
 import { displayName, emptyProfile, parseProfile } from '../../core/profile';
@@ -48,7 +48,7 @@ const LogoutIcon = () => (
 );
 
 export function AccountChip({ compact = false }: { compact?: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const snapshot = useAccount();
   const login = snapshot?.login;
   const profile = useProfile(login?.pubkey, snapshot?.account?.userProfile);

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import type { FeedNote, FeedStatus } from '../../core/types';
 import { NoteCard } from './NoteCard';
 import { NoteSkeleton } from './NoteSkeleton';
@@ -16,7 +16,7 @@ interface FeedListProps {
 }
 
 export function FeedList({ notes: allNotes, status, hasMore, onLoadMore }: FeedListProps) {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const notes = useVisibleNotes(allNotes);
   const setSize = hasMore ? -1 : notes.length;
   const nearEnd = useCallback(() => {

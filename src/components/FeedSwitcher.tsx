@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import type { FeedDefinition, FeedList } from '../../core/types';
 import { FeedSwitcherEdit } from './feedSettings/FeedSwitcherEdit';
 
@@ -12,7 +12,7 @@ interface FeedSwitcherProps {
 
 /** Toggle buttons rather than ARIA tabs: each choice replaces the whole list below, like a filter. */
 export function FeedSwitcher({ feeds, selected, onSelect, list }: FeedSwitcherProps) {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   if (feeds.length < 2 && !list) return null;
   return (
     <div className="feed-switcher" role="group" aria-label={t('feed.switcherLabel')}>

@@ -1,5 +1,5 @@
 import { type ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import type { TFunction } from 'i18next';
 import { Link, useLocation } from 'wouter';
 import {
@@ -90,7 +90,7 @@ function Badge({ item, badges, t }: { item: NavItem['key']; badges: ReturnType<t
 
 /** Shares the app's address: the system share sheet where there is one, else the clipboard and a toast. */
 function ShareButton() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const share = async () => {
     const url = `${location.origin}/home`;
     if (typeof navigator.share === 'function') {
@@ -117,7 +117,7 @@ function ShareButton() {
 
 /** Spec §2 sidebar links: source code, donation, the information documents and sharing. */
 function ExtraLinks() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const links: { href: string; key: string }[] = [
     { href: '/help#forraskod', key: 'sourceCode' },
     { href: '/support#tamogatas', key: 'donate' },
@@ -144,7 +144,7 @@ function ExtraLinks() {
 }
 
 function Brand() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   return (
     <Link href="/home" className="brand" aria-label={t('nav.logoLabel')}>
       <LogoMark size={40} />
@@ -156,7 +156,7 @@ function Brand() {
 }
 
 export function SideNav() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const [location] = useLocation();
   const badges = useBadges();
   return (
@@ -189,7 +189,7 @@ export function SideNav() {
 }
 
 export function PhoneTopBar() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const [location] = useLocation();
   const extras = NAV_ITEMS.filter((item) => item.key === 'settings' || item.key === 'help');
   return (
@@ -208,7 +208,7 @@ export function PhoneTopBar() {
 }
 
 export function BottomNav() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const [location] = useLocation();
   const badges = useBadges();
   return (

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import type { Profile } from '../../core/types';
 import { displayName } from '../../core/profile';
 import { formatBadgeCount } from '../lib/format';
@@ -8,7 +8,7 @@ import { ArrowUpIcon } from './Icons';
 const MAX_FACES = 3;
 
 export function NewNotesPill({ count, authors, onShow }: { count: number; authors: Profile[]; onShow: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   if (count <= 0) return null;
   const shown = formatBadgeCount(count);
   return (

@@ -3,7 +3,7 @@
  * is its own chunk, fetched the first time it opens.
  */
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import { closeOverlay, settleConfirm, useOverlays } from '../lib/overlays';
 import { Modal } from './Modal';
 import { FollowRepairHost } from './actions/FollowRepairHost';
@@ -15,7 +15,7 @@ const Composer = lazy(() => import('./composer/Composer'));
 const FeedMarketplace = lazy(() => import('./marketplace/FeedMarketplace'));
 
 export function OverlayHost() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const { overlay, confirm } = useOverlays();
   return (
     <>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import { SearchCombobox } from './search/SearchCombobox';
 import { PremiumReminder } from './PremiumReminder';
 
@@ -21,7 +21,7 @@ function usePainted(): boolean {
 }
 
 export function Sidebar() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   const painted = usePainted();
   // Busy until the block's code has come: a page is not finished while its sidebar is still on the way.
   const busy = <div aria-busy="true" />;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useFixedT } from '../i18n';
 import { FeedList } from '../components/FeedList';
 import { FeedSwitcher } from '../components/FeedSwitcher';
 import { useSwitcherFeeds } from '../components/feedSettings/useUserFeeds';
@@ -33,7 +33,7 @@ function useElapsed(active: boolean, ms: number): boolean {
 }
 
 export default function Home() {
-  const { t } = useTranslation();
+  const { t } = useFixedT();
   usePageTitle(t('nav.home'));
   const { state: defaultFeeds, retry: retryFeeds } = useHomeFeeds();
   // A signed-in user's own list (enabled feeds, in their order) replaces the defaults once it is loaded.
