@@ -246,13 +246,10 @@ class Builder {
   }
 }
 
-const needsStats = (q: ParsedQuery) =>
-  !['created_at', 'relevance'].includes(q.orderBy) ||
-  Object.keys(q.min).some((m) => m !== 'words') ||
-  Object.keys(q.max).some((m) => m !== 'words');
-
 /** Whether a min / max bound reads event_stats, so the window itself needs the counts. */
 const thresholdOnStats = (q: ParsedQuery) => [...Object.keys(q.min), ...Object.keys(q.max)].some((m) => m !== 'words');
+
+const needsStats = (q: ParsedQuery) => !['created_at', 'relevance'].includes(q.orderBy) || thresholdOnStats(q);
 
 /** Relevance as an integer sort key (bigger is better) for the RANGE. */
 const RANK_SCALE = 1_000_000;
