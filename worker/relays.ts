@@ -28,6 +28,7 @@ export type WebSocketFactory = (url: string) => WebSocketLike;
 
 const OPEN = 1;
 const CONNECTING = 0;
+const ignoreError = (): void => {};
 
 const defaultFactory: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
 
@@ -46,7 +47,7 @@ export function relaySocketActor(factory: WebSocketFactory = defaultFactory) {
     ws.onopen = () => report({ type: 'RELAY.OPEN' });
     ws.onclose = () => report({ type: 'RELAY.CLOSED' });
     // Errors are always followed by close, which is what the machine acts on.
-    ws.onerror = () => undefined;
+    ws.onerror = ignoreError;
     ws.onmessage = (e) => {
       if (typeof e.data !== 'string') return;
       const message = parseRelayFrame(e.data);
@@ -57,7 +58,9 @@ export function relaySocketActor(factory: WebSocketFactory = defaultFactory) {
       if (cmd.type === 'SOCKET.SEND' && ws.readyState === OPEN) ws.send(cmd.data);
     });
     return () => {
-      ws.onopen = ws.onclose = ws.onmessage = ws.onerror = null;
+      ws.onopen = ws.onclose = ws.onmessage = null;
+      // Closing a socket that is still connecting makes Node's ws emit 'error'; without a listener that error is thrown.
+      ws.onerror = ignoreError;
       if (ws.readyState === OPEN || ws.readyState === CONNECTING) ws.close();
     };
   });

@@ -3,6 +3,8 @@ import { fromCallback } from 'xstate';
 import type { SocketActorInput, SocketCommand, SocketFeedback } from '../machines/cacheSocket.ts';
 import { parseFrame } from '../core/protocol.ts';
 
+const ignoreError = (): void => {};
+
 export const webSocketActor = fromCallback<SocketCommand, SocketActorInput>(({ input, sendBack, receive }) => {
   const report = (ev: SocketFeedback) => sendBack(ev);
   let ws: WebSocket;
@@ -38,7 +40,9 @@ export const webSocketActor = fromCallback<SocketCommand, SocketActorInput>(({ i
   });
   return () => {
     stopped = true;
-    ws.onopen = ws.onclose = ws.onmessage = ws.onerror = null;
+    ws.onopen = ws.onclose = ws.onmessage = null;
+    // Closing a socket that is still connecting makes Node's ws emit 'error'; without a listener that error is thrown.
+    ws.onerror = ignoreError;
     if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close();
   };
 });
