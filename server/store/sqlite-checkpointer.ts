@@ -41,6 +41,11 @@ export const WAL_SIZE_LIMIT = WAL_BYTES;
 // per WAL_HOLD_BYTES written; at 64 MB they were 9-10 % of the write path's time (30,000 demo events:
 // 11 holds, 2.2-2.5 s), at 256 MB 3 holds, 0.9-1.0 s (bench/RESULTS.md, 2026-11-26 s7-sqwrite).
 const WAL_HOLD_BYTES = 64 * WAL_BYTES;
+/**
+ * A checkpoint that could not copy everything (commits landed meanwhile, or SQLite said busy) is tried again
+ * after this long, so a WAL left large when writes stop still reaches the database file.
+ */
+const RETRY_MS = 1000;
 /** A worker that has not copied everything in this long is given up on: the writer checkpoints itself. */
 const HOLD_TIMEOUT_MS = 30_000;
 
@@ -77,6 +82,7 @@ export function startCheckpointer(file: string, onFail: () => void, inline: () =
   let worker: Worker | null = null;
   let running = false;
   let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
   /** Set while writes wait for a complete checkpoint. */
   let hold: { promise: Promise<void>; release(): void; timer: NodeJS.Timeout; stale: boolean } | null = null;
 
@@ -86,6 +92,23 @@ export function startCheckpointer(file: string, onFail: () => void, inline: () =
     if (!h) return;
     clearTimeout(h.timer);
     h.release();
+  };
+
+  const walBytes = () => {
+    try {
+      return statSync(wal).size;
+    } catch {
+      return 0;
+    }
+  };
+
+  const retryLater = () => {
+    if (retry || stopped) return;
+    retry = setTimeout(() => {
+      retry = null;
+      if (!stopped && !running && !hold && walBytes() > WAL_BYTES) start();
+    }, RETRY_MS);
+    retry.unref();
   };
 
   const start = () => {
@@ -102,7 +125,10 @@ export function startCheckpointer(file: string, onFail: () => void, inline: () =
     w.unref();
     w.on('message', (msg: { complete?: boolean }) => {
       running = false;
-      if (!hold) return;
+      if (!hold) {
+        if (!msg.complete) retryLater();
+        return;
+      }
       // Complete means up to the WAL's end when it started; one that started before the hold may have
       // missed the commits since. One started during the hold sees them all, as writes are held.
       if (msg.complete && !hold.stale) releaseHold();
@@ -126,12 +152,7 @@ export function startCheckpointer(file: string, onFail: () => void, inline: () =
   return {
     afterWrite() {
       if (stopped || hold) return;
-      let size: number;
-      try {
-        size = statSync(wal).size;
-      } catch {
-        return;
-      }
+      const size = walBytes();
       // Equal is a truncated, restarted WAL, not a full one.
       if (size <= WAL_BYTES) return;
       if (size >= WAL_HOLD_BYTES) {
@@ -148,6 +169,7 @@ export function startCheckpointer(file: string, onFail: () => void, inline: () =
     gate: () => hold?.promise ?? null,
     async close() {
       stopped = true;
+      if (retry) clearTimeout(retry);
       releaseHold();
       const w = worker;
       if (!w) return;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../server/store/sqlite.ts';
 
@@ -62,6 +63,32 @@ describe('SQLite WAL checkpoints on the worker thread', () => {
       expect(row).toEqual({ n: 40, total: 40 * value.length });
     } finally {
       await again.close();
+    }
+  });
+
+  it('tries again when a checkpoint could not copy everything, so a WAL left large once writes stop still reaches the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strucc-ckpt-'));
+    dirs.push(dir);
+    const file = join(dir, 'strucc.sqlite');
+    const db = openSqlite(file);
+    // A reader whose snapshot predates the writes: no checkpoint may copy past it while it lasts.
+    const reader = new Database(file);
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT COUNT(*) FROM meta').get();
+    try {
+      const before = sizeOf(file);
+      const value = 'y'.repeat(256 * 1024);
+      for (let i = 0; i < 40; i++) await db.run('INSERT INTO meta (key, value) VALUES (?, ?)', [`r${i}`, value]);
+      // The worker's checkpoint has run against the reader's snapshot and copied nothing.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sizeOf(file)).toBeLessThan(before + 4 * 1024 * 1024);
+      reader.prepare('COMMIT').run();
+      // No further write comes: only a retry copies the pages.
+      await until(() => sizeOf(file) > before + 4 * 1024 * 1024);
+    } finally {
+      if (reader.inTransaction) reader.prepare('COMMIT').run();
+      reader.close();
+      await db.close();
     }
   });
 });

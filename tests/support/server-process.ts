@@ -3,12 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Lines kept for listeners added later (the start-up banner and what follows it, not a whole run's log). */
+const BACKLOG_LINES = 2000;
+
 export interface RunningServer {
   url: string;
   /** The server's process id (a benchmark reads its CPU time from /proc). */
   pid: number;
   dataDir: string;
-  /** Called with every line the server prints from now on. */
+  /** Called with every line the server prints: first the ones already printed (up to BACKLOG_LINES), then each new one. */
   onLine(listener: (line: string) => void): void;
   stop(): Promise<void>;
   /** SIGKILL, as a crash or power cut would end it: no shutdown code runs. Keeps the data dir. */
@@ -28,6 +31,19 @@ export async function startServerProcess(env: Record<string, string> = {}, keepD
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // Lines are split from the first byte: the URL line and the next ones can come in one chunk, and a
+  // listener added once the URL is known must still see those.
+  const listeners: ((line: string) => void)[] = [];
+  const backlog: string[] = [];
+  let partial = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (backlog.length < BACKLOG_LINES) backlog.push(line);
+      for (const l of listeners) l(line);
+    }
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // A server that never came up is not left running behind the caller's back.
@@ -49,18 +65,12 @@ export async function startServerProcess(env: Record<string, string> = {}, keepD
       reject(new Error(`server exited with ${code}:\n${output}`));
     });
   });
-  const listeners: ((line: string) => void)[] = [];
-  let partial = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) for (const l of listeners) l(line);
-  });
   return {
     url,
     pid: child.pid!,
     dataDir,
     onLine(listener) {
+      for (const line of backlog) listener(line);
       listeners.push(listener);
     },
     async kill() {
