@@ -45,6 +45,8 @@ self.addEventListener('activate', (event) => {
     (async () => {
       const names = await caches.keys();
       await Promise.all(names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name)));
+      // A navigation then goes to the network while this worker is still starting, instead of after.
+      if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
       // The first install takes the open tab over, so it works offline without a reload.
       await self.clients.claim();
     })(),
@@ -57,9 +59,22 @@ self.addEventListener('message', (event) => {
   if (event.data && event.data.type === 'strucc:build' && event.ports[0]) event.ports[0].postMessage(SHELL.build);
 });
 
+// Opened once per worker start: a cold start asks for the entry chunk and its imports at once.
+let opened;
+function shellCache() {
+  opened ??= caches.open(CACHE);
+  return opened;
+}
+
 async function shellIndex() {
-  const cache = await caches.open(CACHE);
+  const cache = await shellCache();
   return (await cache.match('/index.html')) ?? Response.error();
+}
+
+/** The preloaded response when the browser started one (see activate), else a plain fetch. */
+async function navigation(event) {
+  const preloaded = await event.preloadResponse;
+  return preloaded ?? fetch(event.request);
 }
 
 self.addEventListener('fetch', (event) => {
@@ -71,14 +86,13 @@ self.addEventListener('fetch', (event) => {
   if (request.mode === 'navigate') {
     // Network first: online, every start gets the server's current index.html (and, through it,
     // the current build's chunks). Offline, this build's own shell.
-    event.respondWith(fetch(request).catch(() => shellIndex()));
+    event.respondWith(navigation(event).catch(() => shellIndex()));
     return;
   }
   if (!PRECACHED.has(url.pathname)) return;
   // This build's files, cache first: they are content-hashed (or this build's own copies).
   event.respondWith(
-    caches
-      .open(CACHE)
+    shellCache()
       .then((cache) => cache.match(url.pathname))
       .then((hit) => hit ?? fetch(request)),
   );

@@ -110,6 +110,8 @@ test('Strucc is installable: manifest, icons, and a service worker with a fetch 
     }
 
     await controlled(page);
+    // Navigations start while the worker boots, not after it.
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).navigationPreload.getState())).toMatchObject({ enabled: true });
     // A fetch handler answers: on a reload, the app's own chunks come from the service worker.
     const entry = await page.locator('script[type="module"][src]').getAttribute('src');
     const served = page.waitForResponse((r) => new URL(r.url()).pathname === entry);
