@@ -189,12 +189,21 @@ describe.each(['sqlite', 'postgres'] as const)('follows page from the cut cache 
   }, 120_000);
 
   it('limit 0 is an empty page, not a NOTICE', async () => {
-    const reply = await c.req(`z${seq++}`, 'mega_feed_directive', { spec: JSON.stringify({ id: 'latest', kind: 'notes' }), user_pubkey: viewers[0].pk, limit: 0 });
+    // A reader whose author is not in memory yet: the page goes through the statements.
+    const writer = person();
+    const reader = person();
+    await publish([sign(writer, 1, base + 6_000, 'még senki sem olvasta'), sign(reader, 3, base, '', [['p', writer.pk]])]);
+    const reply = await c.req(`z${seq++}`, 'mega_feed_directive', { spec: JSON.stringify({ id: 'latest', kind: 'notes' }), user_pubkey: reader.pk, limit: 0 });
     expect(reply.notices).toEqual([]);
     const ranges = reply.events.filter((e) => e.kind === CacheKind.RANGE);
     expect(ranges).toHaveLength(1);
     expect(JSON.parse(String(ranges[0].content)).elements).toEqual([]);
-    const feed = await c.req(`z${seq++}`, 'feed', { pubkey: viewers[0].pk, notes: 'follows', limit: 0, offset: 3 });
-    expect(feed.notices).toEqual([]);
+    for (const offset of [0, 3]) {
+      const feed = await c.req(`z${seq++}`, 'feed', { pubkey: reader.pk, notes: 'follows', limit: 0, offset });
+      expect(feed.notices).toEqual([]);
+      expect(JSON.parse(String(feed.events.find((e) => e.kind === CacheKind.RANGE)!.content)).elements).toEqual([]);
+      // Where an author's posts come from a statement (no cache here), the page must not need a `limit`-th post.
+      expect(await followsFeedItems(bare, reader.pk, [1, 6], false, { limit: 0, offset })).toEqual([]);
+    }
   });
 });
