@@ -77,6 +77,19 @@ async function main() {
       if (r < 0.9) return { ...page, offset: 1 + Math.floor(rand() * 40) };
       return { ...page, since: at, limit: 100 };
     };
+    // --statements: how many statements of each text a measured page runs (the wrapper costs a little CPU).
+    const statements = new Map<string, number>();
+    let measuring = false;
+    if (args.includes('--statements')) {
+      const db = server.ctx.db;
+      for (const m of ['all', 'get'] as const) {
+        const orig = db[m].bind(db);
+        (db as unknown as Record<string, unknown>)[m] = (sql: string, params?: never[]) => {
+          if (measuring) statements.set(sql, (statements.get(sql) ?? 0) + 1);
+          return orig(sql, params);
+        };
+      }
+    }
     const env = commandEnv(server.ctx, {});
     const digest = createHash('sha256');
     const idsDigest = createHash('sha256');
@@ -87,6 +100,7 @@ async function main() {
     const t0 = performance.now();
     for (let i = 0; i < WARM + PAGES; i++) {
       const kwargs = nextArgs();
+      measuring = i >= WARM;
       const c0 = process.cpuUsage();
       const w0 = performance.now();
       const objects = (await env.run('mega_feed_directive', kwargs)) as CacheObject[];
@@ -122,6 +136,7 @@ async function main() {
       load: loadavg()[0],
       ...(args.includes('--digest') ? { digest: digest.digest('hex'), idsDigest: idsDigest.digest('hex') } : {}),
     };
+    for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 15)) log(`${(n / PAGES).toFixed(3)} per page: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
     if (args.includes('--json')) console.log(JSON.stringify(figures));
     else for (const [k, v] of Object.entries(figures)) console.log(`${k}: ${typeof v === 'number' ? v.toFixed(3) : v}`);
   } finally {

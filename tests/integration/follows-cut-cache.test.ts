@@ -12,7 +12,7 @@ import { CacheKind } from '../../core/kinds.ts';
 import { enrich, type FeedItem } from '../../server/cache/enrich.ts';
 import { followsFeedItems, type FollowsPage } from '../../server/cache/follows-feed.ts';
 import type { Queryable } from '../../server/store/db.ts';
-import { startCacheServer, type CacheTestServer, type StoreKind } from './cache-server.ts';
+import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
 import type { CacheClient } from './cache-client.ts';
 import { person, sign, type Person } from './people.ts';
 
@@ -187,6 +187,19 @@ describe.each(['sqlite', 'postgres'] as const)('follows page from the cut cache 
       }
     }
   }, 120_000);
+
+  it.runIf(store === 'sqlite')('a batch of authors past the cut seeks each author in the feed index', async () => {
+    const batches: [string, unknown[]][] = [];
+    watchReads(srv, (sql, params) => {
+      if (/pubkey IN \(/.test(sql) && /FROM posts/.test(sql)) batches.push([sql, params]);
+    });
+    // A viewer following everyone, with a page deeper than the cache holds: once the cut is known, the rest go in batches.
+    await followsFeedItems(srv.ctx.db, viewers[0].pk, [1, 6], false, { limit: 20, offset: 0, until: base + 400 });
+    expect(batches.length).toBeGreaterThan(0);
+    const [sql, params] = batches[0];
+    const plan = await bare.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params as never[]);
+    expect(plan.map((r) => r.detail).join(' | ')).toMatch(/^SEARCH posts USING (COVERING )?INDEX posts_author_\w+ \(pubkey=\?/);
+  });
 
   it('limit 0 is an empty page, not a NOTICE', async () => {
     // A reader whose author is not in memory yet: the page goes through the statements.
