@@ -11,9 +11,9 @@ import { authorPostsMemo, candidatesOf, compareBounds, entryOf, followsOf, type 
 /**
  * Authors per statement: a fixed count (padded) keeps the set of statement texts small for the statement cache.
  * PostgreSQL pays a round trip per statement, so it takes 32 at once. SQLite runs in this process, where a
- * statement costs microseconds, so it takes one author at a time: the cut below then tightens after every
- * author instead of every 32nd, and a 70-follow page reads ~80 index rows instead of ~500 (CPU per page
- * 3.3-3.9 → 1.4-1.8 ms at 1M events, bench/RESULTS.md 2026-11-26 12:05).
+ * statement costs microseconds, so it takes one author at a time until the page has its cut, which then
+ * tightens after every author instead of every 32nd (a 70-follow page read ~80 index rows instead of ~500,
+ * bench/RESULTS.md 2026-11-26 12:05); past the cut it takes CUT_BATCH authors at once (s10-feed, 2026-11-27).
  */
 const authorsPerQuery = (db: Queryable) => (db.dialect === 'sqlite' ? 1 : 32);
 /** Authors per batched cut statement on SQLite (padded, so the statement text stays fixed). */
