@@ -4,21 +4,39 @@
  * change only when that one person publishes (a contact list, a note, a deletion: the follows
  * and posts rows of a pubkey are written only by that pubkey's own events). So both are kept
  * per pubkey in hot-cache.ts's LRUs, which forget a pubkey on every committed event of it.
+ *
+ * An author's entry is whatever the page's own per-author statement read last time (follows-feed.ts
+ * keeps it), with the bound that statement reached: loading every author's 50 newest posts up front
+ * read ~50 index rows per author where the cut statement reads a few.
  */
-import type { Queryable, SqlValue } from '../store/db.ts';
+import type { Queryable } from '../store/db.ts';
 import type { FeedItem } from './enrich.ts';
-import { hotCaches } from './hot-cache.ts';
+import { hotCaches, type KeyedLru } from './hot-cache.ts';
 
-/** Newest posts kept per author and kind of page: a feed page takes 20 (limit + offset); deeper pages go to SQL. */
+/** Most posts kept per author and kind of page: a first page takes 20 (limit + offset); deeper ones go to SQL. */
 export const CACHED_POSTS = 50;
-/** Authors per statement, padded like follows-feed.ts's so the statement text stays fixed. */
-const AUTHORS_PER_QUERY = 32;
+
+/** A place in the feed's order (created_at DESC, event_id DESC). */
+export interface FeedBound {
+  key: number;
+  /** '' with a key: every post of that second is above the bound. */
+  id: string;
+}
 
 export interface AuthorPosts {
-  /** Newest first (created_at DESC, event_id DESC, the feed's own order). */
+  /**
+   * Newest first, in the feed's order: exactly the author's posts of this kind of page that come
+   * before or at `from` (all that are newer, or of the same second with an id not below it).
+   */
   rows: FeedItem[];
-  /** The author has no posts of this kind of page beyond `rows`. */
-  complete: boolean;
+  /** key -Infinity: the author has no other posts of this kind of page. */
+  from: FeedBound;
+}
+
+/** Compares two places in the feed's order, oldest first: negative when `a` is older than `b`. */
+export function compareBounds(a: FeedBound, b: FeedBound): number {
+  if (a.key !== b.key) return a.key - b.key;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 export interface PostsPage {
@@ -30,13 +48,23 @@ export interface PostsPage {
   take: number;
 }
 
+/** What an author's cached rows can say about a page. */
+export interface CachedCandidates {
+  /** The author's posts on the page's side of its bounds, in the page's order, at most `take`. */
+  items: FeedItem[];
+  /** `items` is what the author's statement would return whatever the page's cut. */
+  exact: boolean;
+  /** Not exact: `items` is right for posts above `from`; posts below it are unknown. */
+  from: FeedBound;
+}
+
 /**
  * Kinds of page (kinds, replies or not) whose rows are cached, each under `variant:pubkey`, so a
  * reply-heavy author still has a full page of top-level notes in memory. Few in practice (the web
  * client asks for notes, or notes and reposts); beyond the cap a new kind of page goes to SQL.
  */
 const MAX_VARIANTS = 16;
-const variantOf = (page: PostsPage) => `${page.kinds.join(',')}${page.includeReplies ? '+r' : ''}`;
+const variantOf = (page: Pick<PostsPage, 'kinds' | 'includeReplies'>) => `${page.kinds.join(',')}${page.includeReplies ? '+r' : ''}`;
 
 async function loadFollows(db: Queryable, viewer: string, max: number): Promise<string[]> {
   return (await db.all<{ follows: string }>('SELECT follows FROM follows WHERE pubkey = ? LIMIT ?', [viewer, max])).map((r) => r.follows);
@@ -48,67 +76,65 @@ export async function followsOf(db: Queryable, viewer: string, max: number): Pro
   return cache ? cache.get(viewer, () => loadFollows(db, viewer, max)) : loadFollows(db, viewer, max);
 }
 
-async function loadAuthorPosts(db: Queryable, authors: string[], page: PostsPage): Promise<Map<string, AuthorPosts>> {
-  const filter = `kind IN (${page.kinds.map(() => '?').join(', ')})${page.includeReplies ? '' : ' AND is_reply = 0'}`;
-  const one = (i: number) =>
-    `SELECT * FROM (SELECT pubkey AS a, event_id AS id, created_at AS k FROM posts WHERE pubkey = ? AND ${filter}
-      ORDER BY created_at DESC, event_id DESC LIMIT ${CACHED_POSTS + 1}) AS c${i}`;
-  const sql = Array.from({ length: AUTHORS_PER_QUERY }, (_, i) => one(i)).join('\nUNION ALL\n');
-  const out = new Map<string, AuthorPosts>();
-  for (const a of authors) out.set(a, { rows: [], complete: true });
-  for (let i = 0; i < authors.length; i += AUTHORS_PER_QUERY) {
-    const params: SqlValue[] = [];
-    for (let j = 0; j < AUTHORS_PER_QUERY; j++) params.push(authors[i + j] ?? '', ...page.kinds);
-    for (const r of await db.all<{ a: string; id: string; k: number | string }>(sql, params)) {
-      const posts = out.get(r.a)!;
-      if (posts.rows.length === CACHED_POSTS) posts.complete = false;
-      else posts.rows.push({ id: r.id, key: Number(r.k) });
-    }
-  }
-  return out;
-}
-
 /**
- * One author's candidates for the page from the cached rows: the same rows the per-author SQL of
- * follows-feed.ts would return, or undefined when the cached rows cannot tell (a deep page).
+ * One author's cached rows for the page. Newest first (no `since`, or an `until`), the first `take`
+ * rows within the bounds are final once there are `take` of them, since every post not cached is
+ * older than every cached one; so are all of them when the cached rows reach back past `since`.
+ * Oldest first (polling forward from `since`), only the latter holds.
  */
-function pageOf(posts: AuthorPosts, page: PostsPage): FeedItem[] | undefined {
+export function candidatesOf(posts: AuthorPosts, page: PostsPage): CachedCandidates {
   const asc = page.since !== undefined && page.until === undefined;
-  const out: FeedItem[] = [];
+  const reachesSince = page.since !== undefined && compareBounds(posts.from, { key: page.since, id: '' }) <= 0;
+  const items: FeedItem[] = [];
   for (const r of posts.rows) {
     if (page.until !== undefined && r.key > page.until) continue;
     if (page.since !== undefined && r.key < page.since) break;
-    out.push(r);
-    // Any row not cached is older than every cached one, so newest-first the first `take` are final.
-    if (!asc && out.length >= page.take) return out;
+    items.push(r);
+    if (!asc && items.length >= page.take) return { items, exact: true, from: posts.from };
   }
-  const last = posts.rows[posts.rows.length - 1];
-  const sawAll = posts.complete || (page.since !== undefined && last !== undefined && last.key < page.since);
-  if (!sawAll) return undefined;
-  // Oldest first when polling forward: reversed, the rows are in (created_at, event_id) ascending order.
-  return asc ? out.reverse().slice(0, page.take) : out;
+  if (asc) return { items: reachesSince ? items.reverse().slice(0, page.take) : [], exact: reachesSince, from: posts.from };
+  return { items, exact: reachesSince || posts.from.key === -Infinity, from: posts.from };
 }
 
 /**
- * The candidates of every author the cache can answer for, and the authors left for SQL. Without a
- * running server's caches (a script, a bare store) every author is left for SQL.
+ * What one statement read of an author, newest first: at most `limit` posts at or above `cut`
+ * (a created_at; undefined: no lower bound) with no upper bound, as an entry. Fewer than `limit`
+ * rows means the statement saw all down to `cut`; `limit` rows, all down to the last of them.
  */
-export async function cachedFollowsPosts(db: Queryable, authors: string[], page: PostsPage): Promise<{ found: FeedItem[]; rest: string[] }> {
+export function entryOf(rows: FeedItem[], cut: number | undefined, limit: number): AuthorPosts {
+  let from: FeedBound = rows.length < limit ? { key: cut ?? -Infinity, id: '' } : { key: rows[rows.length - 1].key, id: rows[rows.length - 1].id };
+  if (rows.length > CACHED_POSTS) {
+    rows = rows.slice(0, CACHED_POSTS);
+    from = { key: rows[CACHED_POSTS - 1].key, id: rows[CACHED_POSTS - 1].id };
+  }
+  return { rows, from };
+}
+
+/** The authors' posts cache for one kind of page on a running server, or undefined (a bare store, or too many kinds of page). */
+export interface AuthorPostsMemo {
+  /** Each author's entry, or undefined where none is kept. */
+  peek(authors: string[]): (AuthorPosts | undefined)[];
+  /** The moment to pass to keep() for what is read from now on. */
+  stamp(): number;
+  /** Keeps what was read since `started`, unless the author published meanwhile or a wider entry is kept. */
+  keep(author: string, posts: AuthorPosts, started: number): void;
+}
+
+export function authorPostsMemo(db: Queryable, page: Pick<PostsPage, 'kinds' | 'includeReplies'>): AuthorPostsMemo | undefined {
   const caches = hotCaches(db);
   const variant = variantOf(page);
-  if (!caches || (!caches.postVariants.has(variant) && caches.postVariants.size >= MAX_VARIANTS)) return { found: [], rest: authors };
+  if (!caches || (!caches.postVariants.has(variant) && caches.postVariants.size >= MAX_VARIANTS)) return undefined;
   caches.postVariants.add(variant);
-  const keys = authors.map((a) => `${variant}:${a}`);
-  const all = await caches.authorPosts.getMany(keys, { rows: [], complete: true }, async (missing) => {
-    const loaded = await loadAuthorPosts(db, missing.map((k) => k.slice(variant.length + 1)), page);
-    return new Map([...loaded].map(([a, posts]) => [`${variant}:${a}`, posts]));
-  });
-  const found: FeedItem[] = [];
-  const rest: string[] = [];
-  for (let i = 0; i < authors.length; i++) {
-    const items = pageOf(all.get(keys[i])!, page);
-    if (items) found.push(...items);
-    else rest.push(authors[i]);
-  }
-  return { found, rest };
+  const lru: KeyedLru<AuthorPosts> = caches.authorPosts;
+  const prefix = `${variant}:`;
+  return {
+    peek: (authors) => authors.map((a) => lru.peek(prefix + a)),
+    stamp: () => lru.stamp(),
+    keep(author, posts, started) {
+      const key = prefix + author;
+      const held = lru.peek(key);
+      if (held && compareBounds(held.from, posts.from) <= 0) return;
+      lru.offer(key, posts, started);
+    },
+  };
 }

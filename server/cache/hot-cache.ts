@@ -77,6 +77,22 @@ export class KeyedLru<V> {
     return value;
   }
 
+  /** The cached value, or undefined; for callers that read on a miss in their own way (see offer). */
+  peek(key: string): V | undefined {
+    return this.lookup(key);
+  }
+
+  /** The moment to pass to offer() for a value read from now on. */
+  stamp(): number {
+    return generation;
+  }
+
+  /** Keeps `value`, read since `started` (stamp()), unless its key was invalidated meanwhile. */
+  offer(key: string, value: V, started: number): void {
+    if (started < this.floor || (this.changedAt.get(key) ?? 0) > started) return;
+    this.keep(key, value);
+  }
+
   /**
    * The values of `keys`: cached ones from memory, the rest from one `load(missing)` call. A key
    * `load` leaves out gets `absent` (a count of nothing is 0, and is worth keeping too), unless `absent` is undefined.
@@ -136,7 +152,7 @@ export interface HotCaches {
   followerCounts: KeyedLru<number>;
   /** Whom a viewer follows (follows-cache.ts): only the viewer's own contact lists and deletions change it. */
   follows: KeyedLru<string[]>;
-  /** An author's newest posts (follows-cache.ts), merged into every follower's feed page; keyed `variant:pubkey`. */
+  /** An author's newest posts as a feed page last read them (follows-cache.ts), merged into every follower's page; keyed `variant:pubkey`. */
   authorPosts: KeyedLru<AuthorPosts>;
   /** The variants (kinds, replies) authorPosts holds, so an author's event forgets each. */
   postVariants: Set<string>;
@@ -173,8 +189,12 @@ export const CACHED_REPLACEABLE_KINDS = [0, 3, 10000, 10002, 10063];
 const MAX_AUTHORS = 20_000;
 const MAX_FOLLOWER_COUNTS = 50_000;
 const MAX_FOLLOWS = 5_000;
-/** At CACHED_POSTS rows of ~150 bytes each, about 40 MB when full. */
-const MAX_AUTHOR_POSTS = 5_000;
+/**
+ * Followed authors whose newest posts are kept (at most CACHED_POSTS rows of ~150 bytes, ~20 on a first
+ * page's entry). SQLite holds the posts of every active author of a 1M-event store (10,000 bench users
+ * and their followed real authors); PostgreSQL, whose processes each hold their own, keeps fewer.
+ */
+const MAX_AUTHOR_POSTS = { sqlite: 20_000, postgres: 5_000 } as const;
 const MAX_REPLACEABLE = 20_000;
 /** Notes of a few pages per active viewer; about 1 KB each. */
 const MAX_EVENTS = 50_000;
@@ -262,7 +282,7 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     authorStats: new KeyedLru(MAX_AUTHORS),
     followerCounts: new KeyedLru(MAX_FOLLOWER_COUNTS),
     follows: new KeyedLru(MAX_FOLLOWS),
-    authorPosts: new KeyedLru(MAX_AUTHOR_POSTS),
+    authorPosts: new KeyedLru(MAX_AUTHOR_POSTS[ctx.db.dialect]),
     postVariants: new Set(),
     replaceable: new KeyedLru(MAX_REPLACEABLE),
     events: new KeyedLru(MAX_EVENTS),

@@ -148,6 +148,11 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
         expect.stringMatching(/^SEARCH posts USING COVERING INDEX posts_author_feed_media \(pubkey=\? AND is_reply=\?( AND created_at[<>]\?)?\)$/),
       ]);
     }
+    // Past the page's cut the rest go 32 to a statement (pubkey IN …): still a seek per author in the same index.
+    for (const { sql, params } of statements.filter(({ sql }) => /FROM posts\s+WHERE pubkey IN \(/.test(sql))) {
+      const plan = (await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail);
+      expect(plan).toEqual([expect.stringMatching(/^SEARCH posts USING COVERING INDEX posts_author_feed_media \(pubkey=\? AND is_reply=\? AND created_at>\?\)$/)]);
+    }
   });
 
   // user_profile counts every post of the author: through table lookups a busy author costs tens of ms.

@@ -66,4 +66,21 @@ describe('KeyedLru (re-inserts only hits in the older half)', () => {
     expect(calls).toEqual([]);
     expect(lru.size).toBe(7);
   });
+  it('offer keeps a value read since stamp() unless its key was invalidated or everything cleared meanwhile', () => {
+    const lru = new KeyedLru<string>(8);
+    expect(lru.peek('a')).toBeUndefined();
+    let started = lru.stamp();
+    lru.offer('a', 'first', started);
+    expect(lru.peek('a')).toBe('first');
+    started = lru.stamp();
+    lru.invalidate('a');
+    lru.offer('a', 'stale', started);
+    expect(lru.peek('a')).toBeUndefined();
+    lru.offer('b', 'untouched key', started);
+    expect(lru.peek('b')).toBe('untouched key');
+    started = lru.stamp();
+    lru.clear();
+    lru.offer('c', 'read before the clear', started);
+    expect(lru.peek('c')).toBeUndefined();
+  });
 });
