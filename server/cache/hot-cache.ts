@@ -208,10 +208,16 @@ export function rowsChanged(db: object, area: ChangedArea): void {
 function forgetArea(c: HotCaches, area: ChangedArea): void {
   if (area === 'media') c.bundleMedia.clear();
   else {
+    // The search windows hold no 24-hour scores, the only counts an expiry changes: forgetAll tells them.
     c.stats.clear();
     c.zaps.clear();
-    c.searchWindows.allStatsChanged();
   }
+}
+
+/** Any note's counters may have changed. */
+function forgetAll(c: HotCaches): void {
+  forgetArea(c, 'stats');
+  c.searchWindows.allStatsChanged();
 }
 
 /** Kinds the importer counts on other notes (ingest/apply.ts recordAction): posts (replies, quotes, reposts) and reactions. */
@@ -228,14 +234,15 @@ function forgetEngagement(c: HotCaches, event: NostrEvent): void {
   c.stats.invalidate(event.id);
   c.zaps.invalidate(event.id);
   c.searchWindows.statsChanged(event.id);
+  // The search windows take deletions and zap receipts more narrowly themselves (search/window-cache.ts onEvent).
   if (event.kind === 5 || event.kind === 9735) return forgetArea(c, 'stats');
   if (!ACTING_KINDS.has(event.kind)) return;
-  if (event.content.includes('nostr:')) return forgetArea(c, 'stats');
+  if (event.content.includes('nostr:')) return forgetAll(c);
   for (const t of event.tags) {
-    if (t[0] === 'a') return forgetArea(c, 'stats');
+    if (t[0] === 'a') return forgetAll(c);
     if ((t[0] === 'e' || t[0] === 'q') && typeof t[1] === 'string') {
       const id = t[1];
-      if (t[0] === 'q' && !/^[0-9a-f]{64}$/.test(id)) return forgetArea(c, 'stats');
+      if (t[0] === 'q' && !/^[0-9a-f]{64}$/.test(id)) return forgetAll(c);
       c.stats.invalidate(id);
       c.zaps.invalidate(id);
       c.searchWindows.statsChanged(id);

@@ -304,10 +304,21 @@ export class WindowCache {
   onEvent(event: NostrEvent): void {
     if (event.kind === 5) return this.dropWhere(() => true);
     if (event.kind === 3) this.dropWhere((w) => w.shape.follows);
+    if (event.kind === 9735) return this.zapped(event);
     if (!SEARCH_KINDS.has(event.kind)) return;
     // A new version of a replaceable note takes the old one's row away (ingest/index-search.ts).
     if (hasPointer(event.kind)) return this.dropWhere((w) => w.admits(event.kind));
     for (const w of this.windows.values()) if (w.admits(event.kind)) w.noteCreated(event.created_at);
+  }
+
+  /**
+   * A zap receipt counts on the note its last e tag names (ingest/apply.ts applyZap), or, for an article
+   * named by address or by an old version's id, on the article's current version, which only windows
+   * covering addressable kinds can hold.
+   */
+  private zapped(event: NostrEvent): void {
+    for (const t of event.tags) if (t[0] === 'e' && typeof t[1] === 'string') this.statsChanged(t[1]);
+    for (const w of this.windows.values()) if (w.shape.kinds === null || [...w.shape.kinds].some(hasPointer)) w.stale = 'all';
   }
 
   /** A note's counts changed (hot-cache.ts forgetEngagement). */

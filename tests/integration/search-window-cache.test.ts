@@ -4,6 +4,7 @@
  * same keys — on both stores, after likes, replies, zaps, new notes (newer and older than the window),
  * a contact list and a deletion. A window of 12 notes makes the trimming to the newest matches count too.
  */
+import { nip19 } from 'nostr-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedItem } from '../../server/cache/enrich.ts';
 import { hotCaches } from '../../server/cache/hot-cache.ts';
@@ -115,7 +116,7 @@ describe.each(['sqlite', 'postgres'] as const)('orderby windows in memory answer
     await compareAll();
   });
 
-  it('follows zaps, which change counts the hot cache cannot name', async () => {
+  it('follows zaps on the notes it holds', async () => {
     const request = sign(fans[5], 9734, notes[8].created_at + 50, 'Köszi!', [['p', notes[8].pubkey], ['e', notes[8].id], ['amount', '21000']]);
     await publish(
       sign(wallet, 9735, notes[8].created_at + 51, '', [
@@ -126,6 +127,13 @@ describe.each(['sqlite', 'postgres'] as const)('orderby windows in memory answer
       ]),
     );
     expect((await plain('kávé orderby:satszapped', { limit: 1, offset: 0 }))[0]).toEqual({ id: notes[8].id, key: 21 });
+    await compareAll();
+  });
+
+  it('follows quotes named only in the text, which the hot cache cannot name either', async () => {
+    const before = await plain('kávé orderby:score', { limit: 100, offset: 0 });
+    await publish(sign(fans[4], 1, now - 200, `Nézd: nostr:${nip19.noteEncode(notes[9].id)}`));
+    expect(await plain('kávé orderby:score', { limit: 100, offset: 0 })).not.toEqual(before);
     await compareAll();
   });
 
