@@ -30,7 +30,10 @@ import {
   type WindowMetric, type WindowQueryOptions, type WindowShape,
 } from './window-sql.ts';
 
-/** 64 full windows: ~45–55 MB (ids are most of it). */
+/**
+ * 64 full windows: ~60 MB (192 bytes a row measured with 60 windows of the 1M bench database, ids, their
+ * index and three metrics' orders included; bench/RESULTS.md s10-orderby).
+ */
 export const MAX_WINDOW_ROWS = 320_000;
 /** Past this many changed notes awaiting a re-read, all the window's counts are read again instead. */
 const MAX_STALE_IDS = 1000;
