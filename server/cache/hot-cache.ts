@@ -208,7 +208,7 @@ export function rowsChanged(db: object, area: ChangedArea): void {
 function forgetArea(c: HotCaches, area: ChangedArea): void {
   if (area === 'media') c.bundleMedia.clear();
   else {
-    // The search windows hold no 24-hour scores, the only counts an expiry changes: forgetAll tells them.
+    // Not the search windows: they hold no 24-hour scores, the only counts an expiry changes (forgetAll tells them).
     c.stats.clear();
     c.zaps.clear();
   }

@@ -260,7 +260,7 @@ const RANK_SCALE = 1_000_000;
  * The conditions every form of a query shares: what it reads (`from`), the WHERE list (query-wide
  * bounds included, no paging), the window's order (`order`, newest first) and relevance's `rank`.
  */
-export function prepare(q: ParsedQuery, opts: Pick<SearchOptions, 'viewer' | 'dialect' | 'defaultKinds'>) {
+export function queryParts(q: ParsedQuery, opts: Pick<SearchOptions, 'viewer' | 'dialect' | 'defaultKinds'>) {
   const sqlite = opts.dialect === 'sqlite';
   const relevance = q.orderBy === 'relevance';
   const b = new Builder(opts.viewer, opts.dialect, relevance);
@@ -307,7 +307,7 @@ export function prepare(q: ParsedQuery, opts: Pick<SearchOptions, 'viewer' | 'di
 
 /** The SELECT returning (id, k) rows: k is the sort key that goes into the RANGE. */
 export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = false): BuiltQuery {
-  const { sqlite, b, from, where, order, rank, timeBounds } = prepare(q, opts);
+  const { sqlite, b, from, where, order, rank, timeBounds } = queryParts(q, opts);
   const windowSize = opts.rankWindow ?? RANK_WINDOW;
   const join = needsStats(q) ? 'LEFT JOIN event_stats s ON s.event_id = d.event_id' : '';
   const page = opts.page;

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../store/db.ts';
 import { leaves, mentionsKind, type OrderBy, type ParsedQuery } from './grammar.ts';
-import { prepare, RANK_WINDOW, thresholdOnStats, type BuiltQuery, type SearchOptions } from './sql.ts';
+import { queryParts, RANK_WINDOW, thresholdOnStats, type BuiltQuery, type SearchOptions } from './sql.ts';
 
 /** The orderby metrics a window answers: counts of event_stats, which the window keeps per note. */
 export const WINDOW_METRICS = ['likes', 'replies', 'score', 'satszapped'] as const;
@@ -57,7 +57,7 @@ export function buildWindowRows(q: ParsedQuery, opts: WindowQueryOptions, slice?
   const narrowed = slice
     ? { ...q, since: Math.max(q.since ?? slice.since, slice.since), until: Math.min(q.until ?? slice.until, slice.until) }
     : q;
-  const { sqlite, b, from, where, order } = prepare(narrowed, opts);
+  const { sqlite, b, from, where, order } = queryParts(narrowed, opts);
   const size = opts.rankWindow ?? RANK_WINDOW;
   const cond = where.join(' AND ') || '1 = 1';
   if (sqlite) {
