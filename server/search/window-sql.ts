@@ -71,9 +71,11 @@ export function buildWindowRows(q: ParsedQuery, opts: WindowQueryOptions, slice?
       FROM w1 LEFT JOIN event_stats s INDEXED BY event_stats_metrics ON s.event_id = w1.id`;
     return { sql, params: b.params };
   }
-  const sql = `SELECT COUNT(*) AS n, string_agg(concat_ws(',', w.id, w.t, w.o, ${COUNTS.join(', ')}), ';') AS packed
-    FROM (SELECT d.event_id AS id, d.created_at AS t, ${order} AS o FROM ${from} WHERE ${cond} ORDER BY ${order} DESC LIMIT ${size}) w
-    LEFT JOIN event_stats s ON s.event_id = w.id`;
+  // The counts joined inside the LIMIT, as the plain statement has them: outside it PostgreSQL estimates the
+  // window at 5,000 rows and hashes the whole of event_stats against it (400 ms at 1M events, against 110).
+  const sql = `SELECT COUNT(*) AS n, string_agg(concat_ws(',', w.id, w.t, w.o, w.c), ';') AS packed
+    FROM (SELECT d.event_id AS id, d.created_at AS t, ${order} AS o, concat_ws(',', ${COUNTS.join(', ')}) AS c
+      FROM ${from} LEFT JOIN event_stats s ON s.event_id = d.event_id WHERE ${cond} ORDER BY ${order} DESC LIMIT ${size}) w`;
   return { sql, params: b.params };
 }
 
