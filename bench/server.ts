@@ -13,7 +13,7 @@
  * cluster): ingest into a fresh database, latency over a copy of the same ≥ 1M-event database.
  * `--ingest-only` stops after the ingest phase (no million-event database needed); `--events=N` ingests
  * only the first N signed events; `--latency-only` skips the ingest phase; `--only=<label prefix>` measures
- * some latency rows only; `--verify-threads=N` gives the importer N verify workers instead of the server's
+ * some latency rows only; `--warmup=<s>` warms each row up longer than 2 s; `--verify-threads=N` gives the importer N verify workers instead of the server's
  * default (a worker per core), `--verify-nice=N` runs them at nice N instead of what the server
  * sets for the store (10 on SQLite, 0 on PostgreSQL; 0 = as before s8-sqingest). bench/hot-queries.ts times the same commands in process, statement by statement.
  */
@@ -43,7 +43,9 @@ const BACKEND = PG ? 'PostgreSQL' : 'SQLite';
  */
 const INGEST_TARGET = PG ? { baseline: 0.17, target: 0.6 } : { baseline: 0.28, target: 0.8 };
 
-const LOAD: LoadOptions = { clients: 100, seconds: 15, warmupSeconds: 2, thinkMs: 1000, saturationSeconds: 5 };
+/** `--warmup=<seconds>`: a longer warm-up, to tell what the first requests of a cache cost from its steady state. */
+const WARMUP = Number(process.argv.find((a) => a.startsWith('--warmup='))?.slice('--warmup='.length) ?? 2);
+const LOAD: LoadOptions = { clients: 100, seconds: 15, warmupSeconds: WARMUP, thinkMs: 1000, saturationSeconds: 5 };
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const log = (msg: string) => console.error(`[bench] ${msg}`);

@@ -10,6 +10,7 @@ import type { NostrEvent, ServerContext } from '../context.ts';
 import type { AuthorPosts } from './follows-cache.ts';
 import { POST_KINDS } from '../ingest/kinds.ts';
 import type { CacheObject, StatsRow, ZapRow } from './data.ts';
+import { WindowCache } from '../search/window-cache.ts';
 
 /**
  * The live feed's name for "rows that no event announces changed": ROWS_CHANGED with an area,
@@ -179,6 +180,11 @@ export interface HotCaches {
    */
   stats: KeyedLru<StatsRow | null>;
   zaps: KeyedLru<readonly ZapRow[]>;
+  /**
+   * orderby:<count> searches' ranking windows (search/window-cache.ts), told of every change the stats
+   * caches above are, and of new, replaced and deleted notes.
+   */
+  searchWindows: WindowCache;
   /** Announces a change of `area`'s rows on the live feed (ROWS_CHANGED). */
   announce: (area: ChangedArea) => void;
 }
@@ -222,9 +228,16 @@ export function rowsChanged(db: object, area: ChangedArea): void {
 function forgetArea(c: HotCaches, area: ChangedArea): void {
   if (area === 'media') c.bundleMedia.clear();
   else {
+    // Not the search windows: they hold no 24-hour scores, the only counts an expiry changes (forgetAll tells them).
     c.stats.clear();
     c.zaps.clear();
   }
+}
+
+/** Any note's counters may have changed. */
+function forgetAll(c: HotCaches): void {
+  forgetArea(c, 'stats');
+  c.searchWindows.allStatsChanged();
 }
 
 /** Kinds the importer counts on other notes (ingest/apply.ts recordAction): posts (replies, quotes, reposts) and reactions. */
@@ -240,16 +253,19 @@ const ACTING_KINDS = new Set([...POST_KINDS, 7]);
 function forgetEngagement(c: HotCaches, event: NostrEvent): void {
   c.stats.invalidate(event.id);
   c.zaps.invalidate(event.id);
+  c.searchWindows.statsChanged(event.id);
+  // The search windows take deletions and zap receipts more narrowly themselves (search/window-cache.ts onEvent).
   if (event.kind === 5 || event.kind === 9735) return forgetArea(c, 'stats');
   if (!ACTING_KINDS.has(event.kind)) return;
-  if (event.content.includes('nostr:')) return forgetArea(c, 'stats');
+  if (event.content.includes('nostr:')) return forgetAll(c);
   for (const t of event.tags) {
-    if (t[0] === 'a') return forgetArea(c, 'stats');
+    if (t[0] === 'a') return forgetAll(c);
     if ((t[0] === 'e' || t[0] === 'q') && typeof t[1] === 'string') {
       const id = t[1];
-      if (t[0] === 'q' && !/^[0-9a-f]{64}$/.test(id)) return forgetArea(c, 'stats');
+      if (t[0] === 'q' && !/^[0-9a-f]{64}$/.test(id)) return forgetAll(c);
       c.stats.invalidate(id);
       c.zaps.invalidate(id);
+      c.searchWindows.statsChanged(id);
     }
   }
 }
@@ -265,6 +281,7 @@ function forget(c: HotCaches, event: NostrEvent): void {
   // Only contact lists and deletions (of a contact list) write the follows table (ingest/apply.ts, delete.ts).
   if (event.kind === 3 || event.kind === 5) c.followerCounts.clear();
   forgetEngagement(c, event);
+  c.searchWindows.onEvent(event);
   // An event's media and link rows are written by its own import (ingest/index-media.ts) and removed with it.
   c.bundleMedia.invalidate(event.id);
   if (event.kind === 5) {
@@ -289,6 +306,7 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     bundleMedia: new KeyedLru(MAX_BUNDLE_MEDIA),
     stats: new KeyedLru(MAX_STATS),
     zaps: new KeyedLru(MAX_STATS),
+    searchWindows: new WindowCache(),
     announce: (area) => ctx.live.emit(ROWS_CHANGED, area, false),
   };
   perDb.set(ctx.db, c);

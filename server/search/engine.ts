@@ -1,12 +1,17 @@
 /** Runs searches against the index the search indexer keeps (server/ingest/index-search.ts). */
 import type { Queryable, SqlValue } from '../store/db.ts';
 import type { FeedItem } from '../cache/enrich.ts';
+import { hotCaches } from '../cache/hot-cache.ts';
 import { searchBody } from '../ingest/index-search.ts';
 import { decodePubkey, type Node, type ParsedQuery } from './grammar.ts';
 import { buildSearch, type SearchOptions } from './sql.ts';
 import { fold, terms } from './tokens.ts';
 
 export async function searchItems(db: Queryable, q: ParsedQuery, opts: Omit<SearchOptions, 'dialect'>): Promise<FeedItem[]> {
+  // A server's store: orderby:<count> pages come from the ranking window kept in memory (window-cache.ts).
+  const windows = hotCaches(db)?.searchWindows;
+  const cached = windows ? await windows.page(db, q, { ...opts, dialect: db.dialect }) : null;
+  if (cached) return cached;
   const shortcut = db.dialect === 'sqlite' ? await longPrefixPage(db, q, opts) : null;
   if (shortcut) return shortcut;
   const { sql, params } = buildSearch(q, { ...opts, dialect: db.dialect });

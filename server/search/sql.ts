@@ -25,6 +25,8 @@ export interface SearchOptions {
   page: SearchPage;
   /** The orderby window in one statement, as PostgreSQL runs it: what tests compare SQLite's two-step form with. */
   plainWindow?: boolean;
+  /** RANK_WINDOW unless a test asks for a smaller window. */
+  rankWindow?: number;
 }
 
 export interface BuiltQuery {
@@ -247,15 +249,18 @@ class Builder {
 }
 
 /** Whether a min / max bound reads event_stats, so the window itself needs the counts. */
-const thresholdOnStats = (q: ParsedQuery) => [...Object.keys(q.min), ...Object.keys(q.max)].some((m) => m !== 'words');
+export const thresholdOnStats = (q: ParsedQuery) => [...Object.keys(q.min), ...Object.keys(q.max)].some((m) => m !== 'words');
 
 const needsStats = (q: ParsedQuery) => !['created_at', 'relevance'].includes(q.orderBy) || thresholdOnStats(q);
 
 /** Relevance as an integer sort key (bigger is better) for the RANGE. */
 const RANK_SCALE = 1_000_000;
 
-/** The SELECT returning (id, k) rows: k is the sort key that goes into the RANGE. */
-export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = false): BuiltQuery {
+/**
+ * The conditions every form of a query shares: what it reads (`from`), the WHERE list (query-wide
+ * bounds included, no paging), the window's order (`order`, newest first) and relevance's `rank`.
+ */
+export function queryParts(q: ParsedQuery, opts: Pick<SearchOptions, 'viewer' | 'dialect' | 'defaultKinds'>) {
   const sqlite = opts.dialect === 'sqlite';
   const relevance = q.orderBy === 'relevance';
   const b = new Builder(opts.viewer, opts.dialect, relevance);
@@ -297,7 +302,13 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = fa
   for (const [m, v] of Object.entries(q.max)) b.bound(METRIC_SQL[m as Metric], '<=', v, where);
   b.bound('d.chars', '<=', q.maxChars, where);
   b.bound('d.long_replies', '>=', q.minLongReplies, where);
+  return { sqlite, b, from, where, order, rank, timeBounds };
+}
 
+/** The SELECT returning (id, k) rows: k is the sort key that goes into the RANGE. */
+export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = false): BuiltQuery {
+  const { sqlite, b, from, where, order, rank, timeBounds } = queryParts(q, opts);
+  const windowSize = opts.rankWindow ?? RANK_WINDOW;
   const join = needsStats(q) ? 'LEFT JOIN event_stats s ON s.event_id = d.event_id' : '';
   const page = opts.page;
   if (q.orderBy === 'created_at') {
@@ -320,7 +331,7 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = fa
     // Same rows and order as the plain form below (tests/integration/search-orderby-window.test.ts).
     const sql = `WITH w0 AS MATERIALIZED (
         SELECT d.event_id AS id, d.created_at AS t FROM ${from}
-        WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ${RANK_WINDOW}),
+        WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ${windowSize}),
       w1 AS MATERIALIZED (SELECT id, t FROM w0 ORDER BY id)
       SELECT w.id AS id, w.k AS k FROM (
         SELECT w1.id AS id, w1.t AS t, ${metric} AS k FROM w1 LEFT JOIN event_stats s INDEXED BY event_stats_metrics ON s.event_id = w1.id) w
@@ -329,7 +340,7 @@ export function buildSearch(q: ParsedQuery, opts: SearchOptions, withDocKey = fa
   }
   const sql = `SELECT w.id AS id, w.k AS k FROM (
       SELECT d.event_id AS id, d.created_at AS t, ${metric} AS k FROM ${from} ${join}
-      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ${RANK_WINDOW}) w
+      WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${order} DESC LIMIT ${windowSize}) w
     ${outer.length ? `WHERE ${outer.join(' AND ')}` : ''} ORDER BY w.k DESC, w.t DESC, w.id ASC LIMIT ? OFFSET ?`;
   return { sql, params: [...b.params, page.limit, page.offset] };
 }

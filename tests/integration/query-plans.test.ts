@@ -74,7 +74,7 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
   });
 
   it('no statement of the hot commands scans a growing table', async () => {
-    const { alice, bob, n1, r1 } = srv.net;
+    const { alice, bob, carol, n1, r1 } = srv.net;
     const c = await srv.connect();
     const spec = (s: object) => ({ spec: JSON.stringify(s), user_pubkey: alice.pk, limit: 20 });
     const now = srv.ctx.now();
@@ -106,6 +106,17 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
       const r = await c.req(`q${i}`, command, args);
       expect(r.notices, `${command} ${JSON.stringify(args).slice(0, 80)}`).toEqual([]);
     }
+    // The orderby window in memory (server/search/window-cache.ts) reads again, after a like and a new note,
+    // the counts of the notes it holds and the span of the new note: statements of their own.
+    await srv.ctx.importer.importEvents([
+      sign(carol, 7, now - 5, '+', [['e', n1.id], ['p', bob.pk]]),
+      sign(bob, 1, now - 5, 'Harmadik bejegyzés'),
+    ]);
+    const again = await c.req('again', 'search', { query: `bejegyzés from:${bob.pk} orderby:likes`, limit: 20 });
+    expect(again.notices).toEqual([]);
+    const windowStatements = [...seen.values()].filter(({ sql }) => /AS packed/.test(sql));
+    expect(windowStatements.filter(({ sql }) => /json_each|unnest/.test(sql)), 'the counts re-read').toHaveLength(1);
+    expect(windowStatements.filter(({ sql }) => /d\.created_at >= \?/.test(sql)), 'the new note\'s span').toHaveLength(1);
     expect(seen.size).toBeGreaterThan(20);
 
     const scans: string[] = [];
@@ -121,6 +132,10 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
       expect(ranked, 'the orderby:likes search statement').toBeDefined();
       const plan = await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${ranked!.sql}`, ranked!.params);
       expect(plan.map((r) => r.detail)).toContain('SEARCH s USING COVERING INDEX event_stats_metrics (event_id=?) LEFT-JOIN');
+      for (const { sql, params } of windowStatements) {
+        const detail = (await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail);
+        expect(detail, sql).toContain('SEARCH s USING COVERING INDEX event_stats_metrics (event_id=?) LEFT-JOIN');
+      }
     }
   });
 
