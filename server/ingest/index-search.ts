@@ -136,15 +136,19 @@ const MAX_KEY_PROBES = 64;
 
 /**
  * PG_DOC_INSERT with the first free key of doc … doc + MAX_KEY_PROBES chosen by PostgreSQL (see
- * indexEvent); none free leaves doc NULL, which its NOT NULL refuses.
+ * indexEvent); none free leaves doc NULL, which its NOT NULL refuses. The keys taken are read as one
+ * range of the primary key (the bounds come twice): a NOT EXISTS per candidate becomes an anti join,
+ * and the generic plan PostgreSQL settles on after five runs of the prepared statement hashed the whole
+ * of search_docs for it on every insert (73 % of PostgreSQL's time at 10k events). NOT IN is never
+ * turned into a join.
  */
-const PG_DOC_INSERT_FREE_KEY = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
+export const PG_DOC_INSERT_FREE_KEY = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
   VALUES ((SELECT k FROM generate_series(?::bigint, ?::bigint) AS k
-           WHERE NOT EXISTS (SELECT 1 FROM search_docs s WHERE s.doc = k) ORDER BY k LIMIT 1),
+           WHERE k NOT IN (SELECT s.doc FROM search_docs s WHERE s.doc BETWEEN ?::bigint AND ?::bigint) ORDER BY k LIMIT 1),
           ${DOC_INSERT_COLS.split(',').slice(1).map(() => '?').join(', ')}, to_tsvector('${PG_TS_CONFIG}', ?) || array_to_tsvector(string_to_array(?, ' ')))
   ON CONFLICT (event_id) DO NOTHING`;
 /** The same, and the parent's count of long replies goes up when the doc is new. */
-const PG_DOC_INSERT_FREE_KEY_LONG = `WITH added AS (${PG_DOC_INSERT_FREE_KEY} RETURNING 1)
+export const PG_DOC_INSERT_FREE_KEY_LONG = `WITH added AS (${PG_DOC_INSERT_FREE_KEY} RETURNING 1)
   UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ? AND EXISTS (SELECT 1 FROM added)`;
 
 const POST_OF =
@@ -197,7 +201,7 @@ async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promi
     // on doc: the group is then written again one event at a time, through the loop below.
     const [, ...rest] = values;
     await write(tx, longReply ? PG_DOC_INSERT_FREE_KEY_LONG : PG_DOC_INSERT_FREE_KEY, [
-      doc, doc + MAX_KEY_PROBES, ...rest, ...(longReply ? [parent] : []),
+      doc, doc + MAX_KEY_PROBES, doc, doc + MAX_KEY_PROBES, ...rest, ...(longReply ? [parent] : []),
     ]);
     return;
   }

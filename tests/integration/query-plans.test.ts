@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable, SqlValue } from '../../server/store/db.ts';
 import { followsFeedItems } from '../../server/cache/follows-feed.ts';
+import { PG_DOC_INSERT_FREE_KEY, PG_DOC_INSERT_FREE_KEY_LONG } from '../../server/ingest/index-search.ts';
+import { toPgPlaceholders } from '../../server/store/postgres.ts';
 import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
 import { sign } from './people.ts';
 
@@ -58,6 +60,26 @@ async function scansOf(srv: CacheTestServer, store: StoreKind, sql: string, para
       return m !== null && GROWING.includes(m[1]);
     });
 }
+
+/**
+ * The plan PostgreSQL runs a named statement with once it settles on a generic one (after five runs, when
+ * the custom plans cost no less): made with the parameters unknown, as PREPARE + EXPLAIN EXECUTE under
+ * force_generic_plan shows it (the values passed are then irrelevant). Inside `tx`, whose settings apply.
+ */
+async function genericPlan(tx: Queryable, sql: string): Promise<string[]> {
+  const text = toPgPlaceholders(sql);
+  const params = new Set(text.match(/\$\d+/g) ?? []).size;
+  await tx.run('SET LOCAL plan_cache_mode = force_generic_plan');
+  await tx.run(`PREPARE strucc_generic_probe AS ${text}`);
+  try {
+    const args = params ? `(${Array(params).fill('NULL').join(', ')})` : '';
+    return (await tx.all<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE strucc_generic_probe${args}`)).map((r) => r['QUERY PLAN']);
+  } finally {
+    await tx.run('DEALLOCATE strucc_generic_probe');
+  }
+}
+
+const seqScans = (plan: string[]) => plan.map((l) => l.trim().replace(/^->\s*/, '')).filter((l) => /^Seq Scan on (\w+)/.test(l));
 
 describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes (%s)', (store) => {
   let srv: CacheTestServer;
@@ -177,6 +199,28 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
     const plan = (await srv.ctx.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${counts[0].sql}`, counts[0].params)).map((r) => r.detail);
     expect(plan).toEqual([expect.stringMatching(/^SEARCH posts USING COVERING INDEX \w+ \(pubkey=\?\)$/)]);
   });
+  // The search document insert finds its key's first free neighbour in SQL (server/ingest/index-search.ts).
+  // Written as a NOT EXISTS per candidate key, the generic plan hashed the whole of search_docs on every
+  // insert once the table had a few hundred rows: it must read the taken keys from the primary key.
+  it.runIf(store === 'postgres')("the search document insert's generic plan reads search_docs by its key", async () => {
+    const plans = await srv.ctx.db
+      .transaction(async (tx) => {
+        await tx.run(
+          `INSERT INTO search_docs (doc, event_id, pubkey, kind, created_at, fts)
+           SELECT g, 'generic-probe-' || g, 'p', 1, g, ''::tsvector FROM generate_series(1, 5000) AS g`,
+        );
+        await tx.run('ANALYZE search_docs');
+        const out = [await genericPlan(tx, PG_DOC_INSERT_FREE_KEY), await genericPlan(tx, PG_DOC_INSERT_FREE_KEY_LONG)];
+        throw Object.assign(new Error('undo the filler rows'), { plans: out });
+      })
+      .catch((err: { plans?: string[][] }) => err.plans);
+    expect(plans).toHaveLength(2);
+    for (const plan of plans!) {
+      expect(plan.join('\n')).toMatch(/Index Only Scan using search_docs_pkey on search_docs/);
+      expect(seqScans(plan)).toEqual([]);
+    }
+  });
+
   // A Gather's worker processes cost 30-70 ms to start on a busy 2-core machine, where explore's ranking
   // reads its page in under 1 ms serially (bench/RESULTS.md s8-pg1m): the server's connections plan none,
   // even when parallel plans are made to look free.
