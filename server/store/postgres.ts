@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { ROWS_MAX, rowBatches, valuesList, type Database, type MergeRows, type Queryable, type RowInsert, type RunResult, type SqlValue, type TransactionOptions } from './db.ts';
 import { upgradeSearch } from '../ingest/index-search.ts';
+import { collateExistingColumns, withByteOrder } from './pg-collation.ts';
 import { checkSchemaVersion, SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from './schema.ts';
 import { searchSchema, tablesDroppedFrom } from './search-schema.ts';
 
@@ -194,7 +195,9 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     // version in one transaction: a crash half-way leaves the old version, which upgrades again.
     if (upgrade) await setup.query('BEGIN');
     if (upgrade) for (const table of tablesDroppedFrom(upgradeFrom)) await setup.query(`DROP TABLE IF EXISTS ${table}`);
-    for (const stmt of [...SCHEMA, ...searchSchema('postgres')]) await setup.query(stmt);
+    const schema = [...SCHEMA, ...searchSchema('postgres')].map(withByteOrder);
+    for (const stmt of schema) await setup.query(stmt);
+    await collateExistingColumns(setup, schema);
     if (upgrade) {
       await upgradeSearch(bind(setup), upgradeFrom);
       await setup.query('UPDATE schema_version SET version = $1 WHERE id = $2', [SCHEMA_VERSION, 1]);

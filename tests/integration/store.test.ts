@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/store/db.ts';
+import { byteOrderColumns, withByteOrder } from '../../server/store/pg-collation.ts';
 import { openPostgres, toPgPlaceholders } from '../../server/store/postgres.ts';
+import { SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from '../../server/store/schema.ts';
+import { searchSchema } from '../../server/store/search-schema.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
 import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 
@@ -89,6 +93,74 @@ afterAll(() => {
 
 conformance('SQLite store', async () => openSqlite(join(dir, 'strucc.sqlite')));
 conformance('PostgreSQL store', async () => openPostgres(pgServer.url));
+
+describe('PostgreSQL text collation', () => {
+  const schema = [...SCHEMA, ...searchSchema('postgres')];
+  /** A new empty database on the test cluster, by a connection string. */
+  async function database(name: string): Promise<string> {
+    const admin = new pg.Client({ connectionString: pgServer.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(pgServer.url);
+    u.pathname = `/${name}`;
+    return u.toString();
+  }
+  async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      return await fn(c);
+    } finally {
+      await c.end();
+    }
+  }
+  /** "table.column" → collation name of every text column. */
+  const collations = (url: string) =>
+    withClient(url, async (c) => {
+      const { rows } = await c.query<{ col: string; coll: string }>(
+        `SELECT c.relname || '.' || a.attname AS col, co.collname AS coll FROM pg_attribute a
+         JOIN pg_class c ON c.oid = a.attrelid JOIN pg_collation co ON co.oid = a.attcollation
+         WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+           AND a.atttypid = 'text'::regtype`,
+      );
+      return new Map(rows.map((r) => [r.col, r.coll]));
+    });
+  function expectByteOrder(found: Map<string, string>) {
+    const wanted = [...byteOrderColumns(schema.map(withByteOrder))].flatMap(([t, cols]) => cols.map((c) => `${t}.${c}`));
+    expect(wanted).toEqual(expect.arrayContaining(['events.id', 'events.pubkey', 'event_tags.value', 'posts.parent_id', 'search_docs.event_id']));
+    expect(wanted).not.toContain('events.content');
+    for (const col of wanted) expect(`${col} ${found.get(col)}`).toBe(`${col} C`);
+    // lower() and LIKE read it as text of the database's language.
+    expect(found.get('events.content')).toBe('default');
+  }
+
+  it('keeps ids, keys and tags in byte order in a new database', async () => {
+    const url = await database('strucc_collation_fresh');
+    const db = await openPostgres(url);
+    await db.close();
+    expectByteOrder(await collations(url));
+  });
+
+  it('moves the columns of a database made before it to byte order when it opens, keeping the rows', async () => {
+    const url = await database('strucc_collation_old');
+    const id = 'ab'.repeat(32);
+    await withClient(url, async (c) => {
+      await c.query(SCHEMA_VERSION_TABLE);
+      await c.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [SCHEMA_VERSION]);
+      for (const stmt of schema) await c.query(stmt);
+      await c.query(`INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES ($1, $2, 1, 1, '[]', 'Árvíztűrő', 's', 1)`, [id, 'cd'.repeat(32)]);
+    });
+    expect((await collations(url)).get('events.id')).toBe('default');
+    const db = await openPostgres(url);
+    try {
+      expect(await db.get('SELECT content FROM events WHERE id = ?', [id])).toEqual({ content: 'Árvíztűrő' });
+    } finally {
+      await db.close();
+    }
+    expectByteOrder(await collations(url));
+  });
+});
 
 describe('placeholder rewriting', () => {
   it('numbers ? outside string literals only', () => {
