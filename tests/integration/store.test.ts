@@ -150,7 +150,12 @@ describe('PostgreSQL text collation', () => {
       await c.query('INSERT INTO schema_version (id, version) VALUES (1, $1)', [SCHEMA_VERSION]);
       for (const stmt of schema) await c.query(stmt);
       await c.query(`INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES ($1, $2, 1, 1, '[]', 'Árvíztűrő', 's', 1)`, [id, 'cd'.repeat(32)]);
+      await c.query('ANALYZE events');
     });
+    const statistics = () =>
+      withClient(url, async (c) => (await c.query(`SELECT attname FROM pg_stats WHERE tablename = 'events' ORDER BY attname`)).rows.map((r) => r.attname));
+    const before = await statistics();
+    expect(before).toContain('id');
     expect((await collations(url)).get('events.id')).toBe('default');
     const db = await openPostgres(url);
     try {
@@ -159,6 +164,8 @@ describe('PostgreSQL text collation', () => {
       await db.close();
     }
     expectByteOrder(await collations(url));
+    // ALTER COLUMN TYPE drops a column's statistics: the planner must not be left without them.
+    expect(await statistics()).toEqual(before);
   });
 });
 
