@@ -6,6 +6,8 @@
  * statement the store runs: per command mean / p50 / p99, then its five costliest statements with their
  * plans. On a shared machine this is the figure to compare old and new code with (one client, no queueing):
  * `--baseline=<worktree>` runs the same script in another worktree too, alternating, and prints both.
+ * `--pg-url=<url>` runs the server on that PostgreSQL database instead (a copy of the same database, kept by
+ * bench/pg-copy-keep.ts); the plans are then EXPLAIN ANALYZE's, with buffers.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -54,7 +56,7 @@ async function measure(): Promise<Record<string, CommandFigures>> {
   const { commandEnv } = await import('../server/cache/registry.ts');
   const events = await benchEvents();
   const t = await benchTargets(join(dataDir, 'strucc.sqlite'), events);
-  const server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0' }));
+  const server = await startServer(readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: opt('pg-url') ?? '' }));
   const db = server.ctx.db;
   // Every statement's time, per command.
   let current: Map<string, { calls: number; totalMs: number; maxMs: number; params: unknown[] }> = new Map();
@@ -96,9 +98,11 @@ async function measure(): Promise<Record<string, CommandFigures>> {
       const top = [...current].sort((a, b) => b[1].totalMs - a[1].totalMs).slice(0, 5);
       const statements = [];
       for (const [sql, s] of top) {
-        const plan = /^\s*(SELECT|WITH)/i.test(sql)
-          ? [...new Set((await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, s.params as never[])).map((r) => r.detail.replace(/\b(a|CO-ROUTINE a|SCAN a)\d+\b/, '$1N')))]
-          : [];
+        const plan = !/^\s*(SELECT|WITH)/i.test(sql)
+          ? []
+          : db.dialect === 'postgres'
+            ? (await db.all<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, s.params as never[])).map((r) => r['QUERY PLAN'])
+            : [...new Set((await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, s.params as never[])).map((r) => r.detail.replace(/\b(a|CO-ROUTINE a|SCAN a)\d+\b/, '$1N')))];
         statements.push({ sql: sql.replace(/\s+/g, ' ').slice(0, 400), calls: s.calls / RUNS, totalMs: s.totalMs / RUNS, maxMs: s.maxMs, plan });
       }
       out[label] = { cpuMean: cpu.reduce((a, b) => a + b, 0) / cpu.length, cpuP99: quantile(cpu, 0.99), mean: times.reduce((a, b) => a + b, 0) / times.length, p50: quantile(times, 0.5), p99: quantile(times, 0.99), statements };
