@@ -11,13 +11,13 @@
  * forward polls (since) to the first pages. Start it under `node --cpu-prof` (via tsx's --import) for a profile.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
-import { BENCH_NOW, CACHE_DIR } from './server-data.ts';
+import { BENCH_NOW, finishedBenchDb } from './server-data.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -25,15 +25,6 @@ const TREE = resolve(opt('tree') ?? process.cwd());
 const PAGES = Number(opt('pages') ?? 1000);
 const WARM = Number(opt('warm') ?? 300);
 const log = (msg: string) => console.error(`[feed-profile] ${msg}`);
-
-function benchDbFile(): string {
-  const given = opt('db');
-  if (given) return given;
-  for (const d of existsSync(CACHE_DIR) ? readdirSync(CACHE_DIR) : []) {
-    if (d.startsWith('db-') && existsSync(join(CACHE_DIR, d, 'done.json'))) return join(CACHE_DIR, d, 'strucc.sqlite');
-  }
-  throw new Error(`no finished bench database under ${CACHE_DIR} (npm run bench:server builds it), or pass --db=<file>`);
-}
 
 /** A fixed sequence (the same on every tree). */
 function rng(seed: number) {
@@ -54,7 +45,7 @@ async function main() {
   const given = opt('data-dir');
   const dataDir = given ?? mkdtempSync(join(tmpdir(), 'strucc-feed-profile-'));
   if (!given) {
-    const source = benchDbFile();
+    const source = finishedBenchDb(opt('db'));
     log(`copying ${source}…`);
     copyFileSync(source, join(dataDir, 'strucc.sqlite'));
   }

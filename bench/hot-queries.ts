@@ -10,11 +10,11 @@
  * bench/pg-copy-keep.ts); the plans are then EXPLAIN ANALYZE's, with buffers.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CACHE_DIR, benchEvents } from './server-data.ts';
+import { benchEvents, finishedBenchDb } from './server-data.ts';
 import { benchTargets, hotCommands } from './server-targets.ts';
 
 const args = process.argv.slice(2);
@@ -37,17 +37,8 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-function benchDbFile(): string {
-  const given = opt('db');
-  if (given) return given;
-  for (const d of existsSync(CACHE_DIR) ? readdirSync(CACHE_DIR) : []) {
-    if (d.startsWith('db-') && existsSync(join(CACHE_DIR, d, 'done.json'))) return join(CACHE_DIR, d, 'strucc.sqlite');
-  }
-  throw new Error(`no finished bench database under ${CACHE_DIR} (npm run bench:server builds it), or pass --db=<file>`);
-}
-
 async function measure(): Promise<Record<string, CommandFigures>> {
-  const source = benchDbFile();
+  const source = finishedBenchDb(opt('db'));
   const dataDir = mkdtempSync(join(tmpdir(), 'strucc-hot-queries-'));
   log(`copying ${source}…`);
   copyFileSync(source, join(dataDir, 'strucc.sqlite'));

@@ -7,7 +7,7 @@
  *   verification. The latency part therefore does not re-verify; the ingest part does.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NostrEvent } from '../server/context.ts';
 import { applyEvent } from '../server/ingest/apply.ts';
@@ -25,6 +25,15 @@ export const BENCH_NOW = 1_790_000_000;
 const EVENTS_SCALE = 1.35;
 
 const log = (msg: string) => console.error(`[bench] ${msg}`);
+
+/** `given` (a --db=<file> option), else the finished million-event database under CACHE_DIR. */
+export function finishedBenchDb(given?: string): string {
+  if (given) return given;
+  for (const d of existsSync(CACHE_DIR) ? readdirSync(CACHE_DIR) : []) {
+    if (d.startsWith('db-') && existsSync(join(CACHE_DIR, d, 'done.json'))) return join(CACHE_DIR, d, 'strucc.sqlite');
+  }
+  throw new Error(`no finished bench database under ${CACHE_DIR} (npm run bench:server builds it), or pass --db=<file>`);
+}
 
 /** Real signed demo events, generated once (~20 s) and read from disk afterwards. */
 export async function benchEvents(): Promise<NostrEvent[]> {
