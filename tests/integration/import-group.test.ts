@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools/pure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NostrEvent } from '../../server/context.ts';
@@ -11,7 +10,7 @@ import { docKey } from '../../server/search/tokens.ts';
 import type { Database } from '../../server/store/db.ts';
 import { openPostgres } from '../../server/store/postgres.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
-import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
+import { createDatabase, startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { signEvent } from '../support/sign.ts';
 
 /**
@@ -62,14 +61,7 @@ afterAll(() => {
 let made = 0;
 async function freshPostgres(): Promise<Database> {
   pgServer ??= await startTempPostgres();
-  const name = `strucc_group_${++made}`;
-  const admin = new pg.Client({ connectionString: pgServer.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(pgServer.url);
-  url.pathname = `/${name}`;
-  return openPostgres(url.toString());
+  return openPostgres(await createDatabase(pgServer.url, `strucc_group_${++made}`));
 }
 
 function groupSuite(backend: string, open: () => Promise<Database>) {

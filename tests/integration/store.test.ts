@@ -9,7 +9,7 @@ import { openPostgres, toPgPlaceholders } from '../../server/store/postgres.ts';
 import { SCHEMA, SCHEMA_VERSION, SCHEMA_VERSION_TABLE } from '../../server/store/schema.ts';
 import { searchSchema } from '../../server/store/search-schema.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
-import { startTempPostgres, type TempPostgres } from '../support/postgres.ts';
+import { createDatabase, startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 
 // The same behaviour from both backends behind the storage seam.
 function conformance(name: string, open: () => Promise<Database>) {
@@ -97,15 +97,7 @@ conformance('PostgreSQL store', async () => openPostgres(pgServer.url));
 describe('PostgreSQL text collation', () => {
   const schema = [...SCHEMA, ...searchSchema('postgres')];
   /** A new empty database on the test cluster, by a connection string. */
-  async function database(name: string): Promise<string> {
-    const admin = new pg.Client({ connectionString: pgServer.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(pgServer.url);
-    u.pathname = `/${name}`;
-    return u.toString();
-  }
+  const database = (name: string) => createDatabase(pgServer.url, name);
   async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
