@@ -4,6 +4,7 @@
  * additional switches. Each flip is saved at once (set_app_settings with a signed event); a
  * failed save keeps the flip here and the worker retries.
  */
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { settingsAction, useAccount, useActingPubkey } from '../../lib/account';
 import { SETTINGS_NS } from '../../components/settings/i18n';
@@ -49,10 +50,28 @@ const ADDITIONAL: Record<string, boolean> = {
 const asFlags = (v: unknown): Record<string, boolean> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, boolean>) : {};
 
+type Flags = Record<string, boolean>;
+
+/**
+ * The map a flip is applied to. A patch replaces the whole map, and a second flip can come before the
+ * snapshot with the first one does: built from the shown map alone, it would undo the first. So flips
+ * not shown yet are laid over the shown map; each is forgotten once the snapshot shows it.
+ */
+function useFlipBase() {
+  const pending = useRef(new Map<string, boolean>());
+  return (shown: Flags, key: string, on: boolean): Flags => {
+    for (const [k, v] of pending.current) if (shown[k] === v) pending.current.delete(k);
+    pending.current.set(key, on);
+    return { ...shown, ...Object.fromEntries(pending.current) };
+  };
+}
+
 export default function NotificationsSettings() {
   const { t } = useTranslation(SETTINGS_NS);
   const snapshot = useAccount();
   const pubkey = useActingPubkey();
+  const flipType = useFlipBase();
+  const flipAdditional = useFlipBase();
   if (loginPending(snapshot)) return <SettingsLoading />;
   if (!pubkey || !snapshot) return <LoginPrompt />;
   const { state, settings, warning } = snapshot.settings;
@@ -61,9 +80,9 @@ export default function NotificationsSettings() {
   const types = asFlags(settings.notifications);
   const additional = asFlags(settings.notificationsAdditional);
   // The whole map goes in the patch: updateSettings replaces top-level keys.
-  const setType = (key: string, on: boolean) => void settingsAction({ type: 'updateSettings', patch: { notifications: { ...types, [key]: on } } });
+  const setType = (key: string, on: boolean) => void settingsAction({ type: 'updateSettings', patch: { notifications: flipType(types, key, on) } });
   const setAdditional = (key: string, on: boolean) =>
-    void settingsAction({ type: 'updateSettings', patch: { notificationsAdditional: { ...ADDITIONAL, ...additional, [key]: on } } });
+    void settingsAction({ type: 'updateSettings', patch: { notificationsAdditional: { ...ADDITIONAL, ...flipAdditional(additional, key, on) } } });
 
   return (
     <div className="settings-form">
