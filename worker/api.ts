@@ -278,7 +278,7 @@ export function createApi(options: ApiOptions = {}): StruccWorker {
 
   account.service.watch(
     'worker',
-    relayListLoader({ request, relays: () => network.relays.snapshot(), setRelays: (event) => network.relays.setFromEvent(event) }),
+    relayListLoader({ request, relays: () => network.relays.snapshot(), poolEdited: network.poolEdited, setRelays: (event) => network.relays.setFromEvent(event) }),
     () => undefined,
   );
 

@@ -28,6 +28,8 @@ export interface Network {
   api: NetworkApi;
   relays: RelayService;
   activity: ActivityService;
+  /** Whether a tab added, removed or replaced relays in this worker (the stored list must not undo that). */
+  poolEdited(): boolean;
   /** The login service plugs the current account's signer in here (undefined when logged out). */
   setSigner(signer: Signer | undefined): void;
   closeTab(tabId: string): void;
@@ -38,6 +40,7 @@ export function createNetwork(options: NetworkOptions): Network {
   const relays = new RelayService({ socketFactory: options.relaySocketFactory });
   const activity = new ActivityService(options.cache, relays);
   let signer = options.signer;
+  let edited = false;
   relays.setAuthSigner(signer);
   const publish = createPublisher({
     relays,
@@ -64,12 +67,16 @@ export function createNetwork(options: NetworkOptions): Network {
 
   const api: NetworkApi = {
     async addRelay(url, flags) {
-      return relays.add(url, flags);
+      const added = relays.add(url, flags);
+      if (added.ok) edited = true;
+      return added;
     },
     async removeRelay(url) {
+      edited = true;
       relays.remove(url);
     },
     async setRelays(event) {
+      edited = true;
       return relays.setFromEvent(event);
     },
     async watchRelays(tabId, cb) {
@@ -112,6 +119,7 @@ export function createNetwork(options: NetworkOptions): Network {
     api,
     relays,
     activity,
+    poolEdited: () => edited,
     setSigner(s) {
       signer = s;
       relays.setAuthSigner(s);

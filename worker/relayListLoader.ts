@@ -4,7 +4,8 @@
  * relay (the cache server's, first of get_default_relays) is added unless the account turned
  * usePrimalRelay off — on a network without internet it is the relay everyone reaches — and a
  * user with no list gets the server's default relays. A pool the person already changed in this
- * worker is left alone: their edit is newer than the stored list.
+ * worker is left alone, even one they emptied while the list was on its way: their edit is newer
+ * than the stored list.
  */
 import type { AccountSnapshot, CacheReply, NostrEvent, RelayInfo } from '../core/types.ts';
 import { CacheKind } from '../core/kinds.ts';
@@ -12,6 +13,8 @@ import { CacheKind } from '../core/kinds.ts';
 export interface RelayListLoaderDeps {
   request(command: string, payload?: Record<string, unknown>): Promise<CacheReply>;
   relays(): RelayInfo[];
+  /** True once a tab added, removed or replaced relays in this worker. */
+  poolEdited(): boolean;
   setRelays(event: Pick<NostrEvent, 'tags'>): void;
 }
 
@@ -51,7 +54,7 @@ export function relayListLoader(deps: RelayListLoaderDeps): (s: AccountSnapshot)
     const useOwnRelay = s.account?.usePrimalRelay !== false;
     void Promise.all([deps.request('replaceable_event', { pubkey, kind: 10002 }), deps.request('get_default_relays')])
       .then(([listReply, defaultsReply]) => {
-        if (deps.relays().length > 0) return;
+        if (deps.relays().length > 0 || deps.poolEdited()) return;
         const tags = poolTags(newestList(listReply, pubkey), defaultRelays(defaultsReply), useOwnRelay);
         if (tags.length) deps.setRelays({ tags });
       })

@@ -25,6 +25,7 @@ describe('the relay pool after login', () => {
         return { events: [{ ...list('alice', ['wss://alice.example']) }] };
       },
       relays: () => pool,
+      poolEdited: () => false,
       setRelays: (event) => applied.push(event.tags),
     });
     watcher(signedIn('alice'));
@@ -37,5 +38,26 @@ describe('the relay pool after login', () => {
     watcher(signedIn('bob'));
     await flush();
     expect(applied).toHaveLength(1);
+  });
+
+  it('does not bring back relays the person removed while the stored list was on its way', async () => {
+    let answer: (reply: CacheReply) => void = () => undefined;
+    const applied: string[][][] = [];
+    let edited = false;
+    const watcher = relayListLoader({
+      request: (command) =>
+        command === 'get_default_relays'
+          ? Promise.resolve({ events: [{ kind: 10000124, content: JSON.stringify([OWN]) }] })
+          : new Promise<CacheReply>((resolve) => (answer = resolve)),
+      relays: () => [],
+      poolEdited: () => edited,
+      setRelays: (event) => applied.push(event.tags),
+    });
+    watcher(signedIn('carol'));
+    // The person added our relay and removed it again: the pool is empty, but by their hand.
+    edited = true;
+    answer({ events: [] });
+    await flush();
+    expect(applied).toEqual([]);
   });
 });
