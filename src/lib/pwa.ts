@@ -73,7 +73,10 @@ function watchConnectivity(): void {
         tabId,
         Comlink.proxy((snapshot: SocketSnapshot) => {
           // 'waiting' comes only after a failed attempt: the first connect of a visit is not an outage.
-          socketDown = !snapshot.connected && (snapshot.state === 'waiting' || snapshot.state === 'closed');
+          // Once down, the banner stays until a connection is made: the socket retries every 200 ms,
+          // and each retry's 'connecting' would otherwise make it blink.
+          if (snapshot.connected) socketDown = false;
+          else if (snapshot.state === 'waiting' || snapshot.state === 'closed') socketDown = true;
           update();
         }),
       ),

@@ -169,6 +169,22 @@ test('the offline banner also shows while the browser is online but the cache se
     await page.goto(`${base()}/home`);
     expect(await page.evaluate(() => navigator.onLine)).toBe(true);
     await expect(page.getByTestId('offline-banner')).toHaveText(/^Nincs kapcsolat/);
+    // The socket retries every 200 ms; the banner must not blink with each attempt.
+    const removals = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let removed = 0;
+          const observer = new MutationObserver((records) => {
+            for (const r of records) for (const n of r.removedNodes) if (n instanceof HTMLElement && n.dataset.testid === 'offline-banner') removed += 1;
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+          setTimeout(() => {
+            observer.disconnect();
+            resolve(removed);
+          }, 2000);
+        }),
+    );
+    expect(removals).toBe(0);
   } finally {
     await context.close();
   }
