@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -63,9 +63,18 @@ export async function startTempPostgres(opts: { fsync?: boolean; settings?: Reco
     '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${opts.fsync ? 'on' : 'off'}${settingsArgs(opts.settings)}`,
     'start',
   ]);
+  const stopCmd = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'].map((a) => `'${a}'`).join(' ');
+  // A test process killed with SIGKILL never calls stop(): this watchdog stops the cluster once its parent is gone.
+  const watchdog = spawn(
+    'sh',
+    ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${asRoot ? `su postgres -s /bin/sh -c "${stopCmd}"` : stopCmd}; rm -rf '${dir}'`],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
   return {
     url: `postgres://strucc@127.0.0.1:${port}/postgres`,
     stop() {
+      watchdog.kill();
       try {
         run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
       } finally {
