@@ -176,8 +176,12 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       const followErin = sign(frank, { kind: 3, tags: [['p', e]] });
       const second = sign(erin, { kind: 1, created_at: NOW - 600, content: 'Második #kérdés', tags: [['t', 'kérdés'], ['t', 'második']] });
       const profile2 = sign(dave, { kind: 0, created_at: NOW - 500, content: JSON.stringify({ name: 'dave2' }) });
+      // The same day's list with more follows replaces the day's kept version; 33 days of lists keep the newest 30.
+      const followMore = sign(frank, { kind: 3, created_at: NOW - 50, tags: [['p', e], ['p', d]] });
+      const gina = generateSecretKey();
+      const days = Array.from({ length: 33 }, (_, i) => sign(gina, { kind: 3, created_at: NOW - (40 - i) * 86400, tags: [['p', e]] }));
       const groupEvents: NostrEvent[] = [
-        likeProfile, profile, ghostDeletion, ghost, articleDeletion, oldArticle, early, parent, followErin, second, late, profile2,
+        likeProfile, profile, ghostDeletion, ghost, articleDeletion, oldArticle, early, parent, followErin, second, late, profile2, followMore, ...days,
       ];
       const res = await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(groupEvents);
       const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
@@ -192,6 +196,10 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(Number(doc?.long_replies)).toBe(2);
       const weights = await grouped.all<{ event_id: string; weight: number }>('SELECT event_id, weight FROM hashtag_uses WHERE hashtag = ?', ['kérdés']);
       expect(new Map(weights.map((w) => [w.event_id, Number(w.weight)]))).toEqual(new Map([[parent.id, 0], [second.id, 0.5]]));
+      const history = await grouped.all<{ event_id: string }>('SELECT event_id FROM contact_list_history WHERE pubkey IN (?, ?)', [
+        getPublicKey(frank), getPublicKey(gina),
+      ]);
+      expect(history.map((h) => h.event_id).sort()).toEqual([followMore.id, ...days.slice(3).map((ev) => ev.id)].sort());
     });
 
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
