@@ -56,6 +56,59 @@ export async function arrivalOf(tx: Queryable, event: NostrEvent): Promise<Arriv
   };
 }
 
+/**
+ * The arrivals of a pipelined group's events (PostgreSQL), read in one statement before the first is
+ * applied: a read per event was a third of the group's round trips. An answer read at the start of the
+ * group still holds when the event's turn comes unless an earlier event of the group could have changed
+ * it, and only the same author's deletions (tombstones, removed versions) or the same address's earlier
+ * versions can: such events get undefined and are read in their turn, as every event is elsewhere. A
+ * provisional stats row can be left by any earlier action of the group, so for a kind that is not a
+ * post statsRow is true whenever it is not known to be false: its DELETE then finds nothing, as before.
+ */
+export async function arrivalsOf(tx: Queryable, events: readonly NostrEvent[]): Promise<(Arrival | undefined)[]> {
+  if (tx.dialect !== 'postgres' || !tx.write || events.length === 0) return [];
+  const out: (Arrival | undefined)[] = new Array(events.length).fill(undefined);
+  const deleters = new Set<string>();
+  const addresses = new Set<string>();
+  const asked: { i: number; id: string; pubkey: string; addr: string | null; created_at: number; kind: number; d: string }[] = [];
+  events.forEach((event, i) => {
+    let addr: string | null = null;
+    let d = '';
+    if (hasPointer(event.kind)) {
+      // As the driver sends a lone surrogate of a text parameter (U+FFFD); JSON would keep it escaped.
+      d = pointerD(event.kind, event.tags).replace(/\p{Cs}/gu, '\ufffd');
+      addr = addressOf(event.kind, event.pubkey, d);
+    }
+    const stale = deleters.has(event.pubkey) || (addr !== null && addresses.has(addr));
+    if (event.kind === 5) deleters.add(event.pubkey);
+    if (addr !== null) addresses.add(addr);
+    if (!stale) asked.push({ i, id: event.id, pubkey: event.pubkey, addr, created_at: event.created_at, kind: event.kind, d });
+  });
+  if (asked.length === 0) return out;
+  const rows = await tx.all<{
+    i: number; by_id: number | null; stored: number | null; by_address: number | null; current_id: string | null; current_at: number | string | null;
+  }>(ARRIVALS, [JSON.stringify(asked)]);
+  for (const row of rows) {
+    const event = events[row.i];
+    out[row.i] = {
+      tombstoned: row.by_id != null || row.by_address != null,
+      stored: row.stored != null,
+      current: row.current_id != null ? { event_id: row.current_id, created_at: Number(row.current_at) } : null,
+      statsRow: !POST_KINDS.has(event.kind),
+    };
+  }
+  return out;
+}
+
+/** ARRIVAL for a group's events at once (arrivalsOf); scalar subqueries, so each is one index probe. */
+export const ARRIVALS = `SELECT a.i,
+  (SELECT 1 FROM tombstones t WHERE t.target = a.id AND t.pubkey = a.pubkey) AS by_id,
+  (SELECT 1 FROM events e WHERE e.id = a.id) AS stored,
+  (SELECT 1 FROM tombstones t WHERE a.addr IS NOT NULL AND t.target = a.addr AND t.pubkey = a.pubkey AND t.created_at >= a.created_at) AS by_address,
+  (SELECT r.event_id FROM replaceable r WHERE a.addr IS NOT NULL AND r.pubkey = a.pubkey AND r.kind = a.kind AND r.d = a.d) AS current_id,
+  (SELECT r.created_at FROM replaceable r WHERE a.addr IS NOT NULL AND r.pubkey = a.pubkey AND r.kind = a.kind AND r.d = a.d) AS current_at
+  FROM json_to_recordset(?::json) AS a(i INTEGER, id TEXT, pubkey TEXT, addr TEXT, created_at BIGINT, kind INTEGER, d TEXT)`;
+
 async function tombstone(tx: Queryable, target: string, deletion: NostrEvent): Promise<void> {
   await write(tx,
     `INSERT INTO tombstones (target, pubkey, deletion_id, created_at) VALUES (?, ?, ?, ?)

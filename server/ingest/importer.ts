@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { ImportResult, Importer, NostrEvent } from '../context.ts';
 import { flush, type Database } from '../store/db.ts';
 import { applyEvent } from './apply.ts';
+import { arrivalsOf } from './delete.ts';
 import { isAcceptedKind } from './kinds.ts';
 import { inThreadVerifier, type Verifier } from './verify-pool.ts';
 import { MAX_EVENT_CHARS, VERIFY_BAD_ID, VERIFY_BAD_SIG, VERIFY_OK, validateShape, type VerifyCode } from './verify.ts';
@@ -104,11 +105,19 @@ export function createImporter(deps: ImporterDeps): Importer {
     const attempt = (perEvent: boolean) =>
       deps.db.transaction(async (tx) => {
         const out: GroupOutcome = { results: [], visible: [], removed: [] };
-        for (const { index, event } of group) {
+        let known: Awaited<ReturnType<typeof arrivalsOf>> = [];
+        if (!perEvent) {
+          try {
+            known = await arrivalsOf(tx, group.map((g) => g.event));
+          } catch {
+            throw new RetryPerEvent();
+          }
+        }
+        for (const [j, { index, event }] of group.entries()) {
           if (!perEvent) {
             let outcome: Awaited<ReturnType<typeof applyEvent>>;
             try {
-              outcome = await applyEvent(tx, event, now);
+              outcome = await applyEvent(tx, event, now, known[j]);
             } catch {
               throw new RetryPerEvent();
             }

@@ -100,8 +100,8 @@ async function gate(tx: Queryable, s: Sourced): Promise<Candidate[]> {
   for (const c of s.candidates) if (c.recipient !== c.initiator && !first.has(c.recipient)) first.set(c.recipient, c);
   if (!first.size) return [];
   const recipients = [...first.keys()];
-  const prefs = await prefsOf(tx, recipients);
-  const mutes = await replaceableOf(tx, 10000, recipients);
+  // Together: on PostgreSQL both go out in one write (no statement between them changes either).
+  const [prefs, mutes] = await Promise.all([prefsOf(tx, recipients), replaceableOf(tx, 10000, recipients)]);
   const wantFollows = recipients.filter((r) => prefs.get(r)?.reactionsFromFollowsOnly && REACTION_TYPES.has(first.get(r)!.type));
   const followers = await followersAmong(tx, s.candidates[0].initiator, wantFollows);
   const lowerText = s.text.toLowerCase();

@@ -153,6 +153,55 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(got.notifications.some((r) => r.includes(like.id))).toBe(false);
     });
 
+    // A pipelined group on PostgreSQL reads its events' arrivals in one statement up front, counts a
+    // document's earlier long replies and a hashtag's weight inside their inserts, and holds events and
+    // event_stats rows for multi-row statements: every answer must still reflect the group's earlier events.
+    it('answers each event from what the earlier events of its group wrote', async () => {
+      const [dave, erin, frank] = [generateSecretKey(), generateSecretKey(), generateSecretKey()];
+      const [d, e] = [dave, erin].map((k) => getPublicKey(k));
+      const long = 'Hosszú válasz, amely legalább száz karakterből áll, hogy a keresés hosszú válasznak számolja. '.repeat(2);
+      const profile = sign(dave, { kind: 0, content: JSON.stringify({ name: 'dave' }) });
+      // Liked before it arrives: a provisional stats row, which a profile (not a post) must not keep.
+      const likeProfile = sign(carol, { kind: 7, content: '+', tags: [['e', profile.id], ['p', d]] });
+      // Deleted (by id, and by address) earlier in the group than it arrives.
+      const ghost = sign(dave, { kind: 1, content: 'szellem' });
+      const ghostDeletion = sign(dave, { kind: 5, tags: [['e', ghost.id]] });
+      const oldArticle = sign(erin, { kind: 30023, created_at: NOW - 900, tags: [['d', 'x'], ['title', 'Régi']], content: 'régi cikk' });
+      const articleDeletion = sign(erin, { kind: 5, created_at: NOW - 800, tags: [['a', `30023:${e}:x`]] });
+      const parent = sign(erin, { kind: 1, created_at: NOW - 700, content: 'Kérdés a csoportban #kérdés', tags: [['t', 'kérdés']] });
+      // A long reply before its parent, another after it.
+      const early = sign(carol, { kind: 1, content: long, tags: [['e', parent.id, '', 'root'], ['p', e]] });
+      const late = sign(frank, { kind: 1, content: `${long}!`, tags: [['e', parent.id, '', 'root'], ['p', e]] });
+      // Followers and posts of erin grow inside the group, so each hashtag weight differs.
+      const followErin = sign(frank, { kind: 3, tags: [['p', e]] });
+      const second = sign(erin, { kind: 1, created_at: NOW - 600, content: 'Második #kérdés', tags: [['t', 'kérdés'], ['t', 'második']] });
+      const profile2 = sign(dave, { kind: 0, created_at: NOW - 500, content: JSON.stringify({ name: 'dave2' }) });
+      // The same day's list with more follows replaces the day's kept version; 33 days of lists keep the newest 30.
+      const followMore = sign(frank, { kind: 3, created_at: NOW - 50, tags: [['p', e], ['p', d]] });
+      const gina = generateSecretKey();
+      const days = Array.from({ length: 33 }, (_, i) => sign(gina, { kind: 3, created_at: NOW - (40 - i) * 86400, tags: [['p', e]] }));
+      const groupEvents: NostrEvent[] = [
+        likeProfile, profile, ghostDeletion, ghost, articleDeletion, oldArticle, early, parent, followErin, second, late, profile2, followMore, ...days,
+      ];
+      const res = await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(groupEvents);
+      const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
+      const alone = [];
+      for (const ev of groupEvents) alone.push((await one.importEvents([ev]))[0]);
+      expect(res).toEqual(alone);
+      expect(res.filter((r) => !r.ok).map((r) => r.id)).toEqual([ghost.id, oldArticle.id]);
+      expect(await dump(grouped)).toEqual(await dump(single));
+
+      expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [profile.id])).toBeUndefined();
+      const doc = await grouped.get<{ long_replies: number }>('SELECT long_replies FROM search_docs WHERE event_id = ?', [parent.id]);
+      expect(Number(doc?.long_replies)).toBe(2);
+      const weights = await grouped.all<{ event_id: string; weight: number }>('SELECT event_id, weight FROM hashtag_uses WHERE hashtag = ?', ['kérdés']);
+      expect(new Map(weights.map((w) => [w.event_id, Number(w.weight)]))).toEqual(new Map([[parent.id, 0], [second.id, 0.5]]));
+      const history = await grouped.all<{ event_id: string }>('SELECT event_id FROM contact_list_history WHERE pubkey IN (?, ?)', [
+        getPublicKey(frank), getPublicKey(gina),
+      ]);
+      expect(history.map((h) => h.event_id).sort()).toEqual([followMore.id, ...days.slice(3).map((ev) => ev.id)].sort());
+    });
+
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
       const notes = [0, 1].map((i) => sign(carol, { kind: 1, created_at: NOW - 30, content: `ütköző kulcs ${i}` }));
       // Another event's doc already holds each note's key and the next one (two events of one second

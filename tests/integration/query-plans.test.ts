@@ -7,7 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable, SqlValue } from '../../server/store/db.ts';
 import { followsFeedItems } from '../../server/cache/follows-feed.ts';
-import { PG_DOC_INSERT_FREE_KEY, PG_DOC_INSERT_FREE_KEY_LONG } from '../../server/ingest/index-search.ts';
+import { ARRIVALS } from '../../server/ingest/delete.ts';
+import { weighedInsert } from '../../server/ingest/index-hashtags.ts';
+import {
+  PG_DOC_INSERT_FREE_KEY, PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING,
+} from '../../server/ingest/index-search.ts';
 import { toPgPlaceholders } from '../../server/store/postgres.ts';
 import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
 import { sign } from './people.ts';
@@ -219,6 +223,32 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
       expect(plan.join('\n')).toMatch(/Index Only Scan using search_docs_pkey on search_docs/);
       expect(seqScans(plan)).toEqual([]);
     }
+  });
+
+  // The statements a pipelined import sends instead of reads (a group's arrivals, the long-reply count in
+  // the search document insert, the hashtag weight in its insert) run for every event: each lookup in
+  // them must stay on an index in the generic plan, as the reads they replace did.
+  it.runIf(store === 'postgres')("the pipelined import's statements read growing tables by index in their generic plans", async () => {
+    const plans = await srv.ctx.db
+      .transaction(async (tx) => {
+        const g = 'FROM generate_series(1, 5000) AS g';
+        await tx.run(`INSERT INTO search_docs (doc, event_id, pubkey, kind, created_at, long_reply, parent_id, fts)
+          SELECT g, 'probe-' || g, 'p' || (g % 50), 1, g, g % 2, 'probe-' || (g / 3), ''::tsvector ${g}`);
+        await tx.run(`INSERT INTO posts (event_id, pubkey, created_at, kind, is_reply, parent_id, root_id, has_media)
+          SELECT 'probe-' || g, 'p' || (g % 50), g, 1, 1, 'probe-' || (g / 3), 'probe-1', 0 ${g}`);
+        await tx.run(`INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at)
+          SELECT 'probe-' || g, 'p' || (g % 50), g, 1, '[]', '', 's', g ${g}`);
+        await tx.run(`INSERT INTO tombstones (target, pubkey, deletion_id, created_at) SELECT 'gone-' || g, 'p' || (g % 50), 'd', g ${g}`);
+        await tx.run(`INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) SELECT 'p' || g, 30023, 'd', 'probe-' || g, g ${g}`);
+        await tx.run(`INSERT INTO follows (pubkey, follows) SELECT 'p' || g, 'p' || (g % 50) ${g} ON CONFLICT DO NOTHING`);
+        for (const table of ['search_docs', 'posts', 'events', 'tombstones', 'replaceable', 'follows']) await tx.run(`ANALYZE ${table}`);
+        const out = [];
+        for (const sql of [PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING, ARRIVALS, weighedInsert(2)]) out.push(await genericPlan(tx, sql));
+        throw Object.assign(new Error('undo the filler rows'), { plans: out });
+      })
+      .catch((err: { plans?: string[][] }) => err.plans);
+    expect(plans).toHaveLength(4);
+    for (const plan of plans!) expect(seqScans(plan)).toEqual([]);
   });
 
   // A Gather's worker processes cost 30-70 ms to start on a busy 2-core machine, where explore's ranking
