@@ -1,7 +1,8 @@
 /**
- * A started server builds the newest notes' bundles once in the background (server/cache/warm.ts,
- * issue 18), so its first requests find the caches full: after warming, a reply must read no note,
- * counter or zap from the store, and every reply must be the same as one built from empty caches.
+ * A started server builds the newest notes' bundles and the newest contact lists' follows feeds once
+ * (server/cache/warm.ts, issue 18), so its first requests find the caches full: after warming, a note
+ * reply must read no note, counter or zap from the store, a follows feed no author's posts, and every
+ * reply must be the same as one built from empty caches.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hotCaches, KeyedLru } from '../../server/cache/hot-cache.ts';
@@ -13,6 +14,7 @@ describe.each(['sqlite', 'postgres'] as const)('caches warmed at start (%s)', (s
   let srv: CacheTestServer;
   let c: CacheClient;
   let noteReads = 0;
+  let postReads = 0;
   let seq = 0;
 
   beforeAll(async () => {
@@ -20,6 +22,7 @@ describe.each(['sqlite', 'postgres'] as const)('caches warmed at start (%s)', (s
     srv = await startCacheServer(store);
     watchReads(srv, (sql) => {
       if (/FROM events e WHERE e\.id IN|FROM event_stats WHERE event_id IN|FROM zaps z WHERE target_event_id IN/.test(sql)) noteReads++;
+      if (/FROM posts\s+WHERE pubkey/.test(sql)) postReads++;
     });
     c = await srv.connect();
   }, 60_000);
@@ -48,7 +51,7 @@ describe.each(['sqlite', 'postgres'] as const)('caches warmed at start (%s)', (s
     return out;
   };
 
-  it('after warming a note page reads nothing, and every reply equals the one built cold', async () => {
+  it('after warming a note page and a follows feed read nothing, and every reply equals the one built cold', async () => {
     emptyCaches();
     const cold = await replies();
     emptyCaches();
@@ -58,6 +61,10 @@ describe.each(['sqlite', 'postgres'] as const)('caches warmed at start (%s)', (s
     const page = await c.req(`w${seq++}`, 'events', { event_ids: [n1.id, n2.id, quote.id, r1.id, r2.id], extended_response: true });
     expect(page.notices).toEqual([]);
     expect(noteReads).toBe(0);
+    postReads = 0;
+    const feed = await c.req(`w${seq++}`, 'feed', { pubkey: srv.net.alice.pk, notes: 'follows', limit: 20, user_pubkey: srv.net.alice.pk });
+    expect(feed.notices).toEqual([]);
+    expect(postReads).toBe(0);
     expect(await replies()).toEqual(cold);
   });
 
