@@ -14,7 +14,7 @@
  * LOAD_BASELINE may be the baseline server's URL instead (LOAD_PID, LOAD_BASELINE_PID: their
  * process ids, for the CPU figure).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -363,6 +363,8 @@ async function main() {
     console.log(parts.join('\n'));
   } finally {
     for (const stop of stops) await stop();
+    // The probe files of servers this run started (a given server's file is the caller's).
+    if (!given) for (const t of targets) if (t.probeFile) rmSync(t.probeFile, { force: true });
   }
 }
 
