@@ -14,8 +14,10 @@
  * LOAD_BASELINE may be the baseline server's URL instead (LOAD_PID, LOAD_BASELINE_PID: their
  * process ids, for the CPU figure).
  */
-import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { Client } from './server-load.ts';
@@ -24,6 +26,8 @@ const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 1000);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const THINK_MS = Number(process.env.LOAD_THINK_MS ?? 1000);
 const DEMO_SCALE = process.env.LOAD_DEMO_SCALE ?? '1';
+/** LOAD_TIMELINE=1: a per-second table of latency beside the generator's and the server's event-loop delay, CPU and GC. */
+const TIMELINE = /^(1|true|yes)$/i.test(process.env.LOAD_TIMELINE ?? '');
 // Seeding the demo network takes minutes on a busy machine.
 process.env.SERVER_START_TIMEOUT_MS ??= '600000';
 
@@ -67,6 +71,26 @@ interface Target {
   httpBase: string;
   /** The server's process, when known, for its CPU time. */
   pid?: number;
+  /** Lines written by bench/load-probe.mjs inside the server, when it was started with it. */
+  probeFile?: string;
+}
+
+interface ProbeLine {
+  t: number;
+  delayMax: number;
+  elu: number;
+  cpuMs: number;
+  gcMinorMs: number;
+  gcMajorMs: number;
+  gcMaxMs: number;
+}
+
+/** One second of the run, by the second each request was sent in. */
+interface Second {
+  latencies: number[];
+  /** The generator's own longest event-loop delay: past a few ms, the latencies it records include its own lag. */
+  generatorDelayMax: number;
+  generatorCpuMs: number;
 }
 
 /** CPU seconds a process has used so far, all its threads (user + system), or NaN off Linux. */
@@ -95,6 +119,7 @@ interface Run {
   elapsed: number;
   load: number;
   rss: { before: number; peak: number; after: number };
+  timeline?: string;
 }
 
 /** The network a target serves, sampled through its relay endpoint, and the request mix aimed at it. */
@@ -156,14 +181,32 @@ async function runLoad(target: Target): Promise<Run> {
   }, 2000);
   const started = Date.now();
   const cpuBefore = cpuSeconds(target.pid);
+  const seconds: Second[] = [];
+  const second = (at: number) => (seconds[Math.floor((at - started) / 1000)] ??= { latencies: [], generatorDelayMax: 0, generatorCpuMs: 0 });
+  const ownDelay = monitorEventLoopDelay({ resolution: 5 });
+  let ownCpu = process.cpuUsage();
+  const ownSampler = setInterval(() => {
+    const s = second(Date.now() - 1000);
+    s.generatorDelayMax = ownDelay.max / 1e6;
+    const c = process.cpuUsage(ownCpu);
+    s.generatorCpuMs = (c.user + c.system) / 1000;
+    ownCpu = process.cpuUsage();
+    ownDelay.reset();
+  }, 1000);
+  if (TIMELINE) ownDelay.enable();
   await Promise.all(
     clients.map(async (c, i) => {
       await sleep(((i + 0.5) / clients.length) * THINK_MS);
       while (Date.now() < until) {
         const [name, , args] = choose();
+        const sentAt = Date.now();
         const t0 = performance.now();
-        const failed = await Promise.race([c.request(name, args()), sleep(30_000).then(() => true)]);
-        latencies.get(name)!.push(performance.now() - t0);
+        // Client.request ends an unanswered request itself after 30 s (as an error). A race against a sleep here left a
+        // 30 s timer behind every request (30,000 pending at 1,000/s), which the generator paid for in GC and loop lag.
+        const failed = await c.request(name, args());
+        const ms = performance.now() - t0;
+        latencies.get(name)!.push(ms);
+        if (TIMELINE) second(sentAt).latencies.push(ms);
         if (failed) errors.set(name, errors.get(name)! + 1);
         await sleep(Math.random() * 2 * THINK_MS);
       }
@@ -172,6 +215,8 @@ async function runLoad(target: Target): Promise<Run> {
   const elapsed = (Date.now() - started) / 1000;
   const cpu = cpuSeconds(target.pid) - cpuBefore;
   clearInterval(sampler);
+  clearInterval(ownSampler);
+  ownDelay.disable();
   const load = loadavg()[0];
   const rssAfter = await rssMb(httpBase);
   for (const c of clients) c.close();
@@ -198,7 +243,34 @@ async function runLoad(target: Target): Promise<Run> {
     elapsed,
     load,
     rss: { before: rssBefore, peak: rssPeak, after: rssAfter },
+    timeline: TIMELINE ? timeline(seconds, started, target.probeFile) : undefined,
   };
+}
+
+/** The per-second table of LOAD_TIMELINE: where in the run the tail sits, and what the two processes were doing then. */
+function timeline(seconds: Second[], started: number, probeFile: string | undefined): string {
+  const probe = new Map<number, ProbeLine>();
+  if (probeFile && existsSync(probeFile)) {
+    for (const line of readFileSync(probeFile, 'utf8').split('\n')) {
+      if (!line) continue;
+      const p = JSON.parse(line) as ProbeLine;
+      // A probe line covers the second before its time stamp.
+      probe.set(Math.floor((p.t - 1000 - started) / 1000), p);
+    }
+  }
+  const rows = seconds.map((s, i) => {
+    const xs = (s?.latencies ?? []).sort((a, b) => a - b);
+    const at = (p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
+    const p = probe.get(i);
+    const srv = p
+      ? `${fmt(p.delayMax)} | ${fmt(p.elu * 100)} | ${fmt(p.cpuMs)} | ${fmt(p.gcMinorMs)} / ${fmt(p.gcMajorMs)} (max ${fmt(p.gcMaxMs)})`
+      : ' | | | ';
+    return `| ${i} | ${fmt(xs.length)} | ${fmt(at(0.5), 1)} | ${fmt(at(0.99))} | ${fmt(xs[xs.length - 1] ?? NaN)} | ${fmt(s?.generatorDelayMax ?? NaN)} | ${fmt(s?.generatorCpuMs ?? NaN)} | ${srv} |`;
+  });
+  return `| s | sent | p50 ms | p99 ms | max ms | generator loop delay max ms | generator CPU ms | server loop delay max ms | server ELU % | server CPU ms | server GC minor / major ms (longest pause) |
+|---|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
 }
 
 function section(run: Run, where: string): string {
@@ -214,7 +286,7 @@ ${table}
 
 Server CPU (all threads): ${fmt(run.cpuMsPerRequest, 2)} ms per request.
 Server RSS: ${fmt(run.rss.before)} MB before the clients connected, ${fmt(run.rss.peak)} MB peak (sampled every 2 s), ${fmt(run.rss.after)} MB at the end.
-`;
+${run.timeline ? `\nPer second (by the second a request was sent):\n\n${run.timeline}` : ''}`;
 }
 
 /** p99 per command of the new code against the baseline, the target being < 100 ms with 0 errors. */
@@ -251,7 +323,8 @@ async function main() {
   const where = new Map<string, string>();
   try {
     if (given) {
-      targets.push({ label: 'this tree', httpBase: given, pid: Number(process.env.LOAD_PID) || undefined });
+      // LOAD_PROBE_FILE: the file the given server's bench/load-probe.mjs writes, if it was started with it.
+      targets.push({ label: 'this tree', httpBase: given, pid: Number(process.env.LOAD_PID) || undefined, probeFile: process.env.LOAD_PROBE_FILE });
       where.set('this tree', `server ${given}`);
       if (baselineDir?.startsWith('http')) {
         targets.unshift({ label: 'baseline', httpBase: baselineDir.replace(/\/+$/, ''), pid: Number(process.env.LOAD_BASELINE_PID) || undefined });
@@ -259,16 +332,22 @@ async function main() {
       }
     } else {
       const env = { DEMO: '1', DEMO_SCALE, MAX_CONNECTIONS_PER_IP: '0' };
+      const probe = (label: string): Record<string, string> => {
+        if (!TIMELINE) return {};
+        const file = join(tmpdir(), `strucc-load-probe-${process.pid}-${label}.jsonl`);
+        const preload = new URL('./load-probe.mjs', import.meta.url).pathname;
+        return { LOAD_PROBE_FILE: file, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim() };
+      };
       log(`starting a server with the demo network (scale ${DEMO_SCALE})${baselineDir ? `, and the baseline's from ${baselineDir}` : ''}…`);
       // One after the other: two demo seeds at once on a busy machine outlast the start timeout.
-      const mine = await startServerProcess(env);
+      const mine = await startServerProcess({ ...env, ...probe('mine') });
       stops.push(() => mine.stop());
-      const base = baselineDir ? await startServerProcess(env, undefined, baselineDir) : undefined;
+      const base = baselineDir ? await startServerProcess({ ...env, ...probe('base') }, undefined, baselineDir) : undefined;
       if (base) stops.push(() => base.stop());
-      targets.push({ label: 'this tree', httpBase: mine.url, pid: mine.pid });
+      targets.push({ label: 'this tree', httpBase: mine.url, pid: mine.pid, probeFile: probe('mine').LOAD_PROBE_FILE });
       where.set('this tree', `own server process, demo network scale ${DEMO_SCALE}`);
       if (base) {
-        targets.unshift({ label: 'baseline', httpBase: base.url, pid: base.pid });
+        targets.unshift({ label: 'baseline', httpBase: base.url, pid: base.pid, probeFile: probe('base').LOAD_PROBE_FILE });
         where.set('baseline', `own server process from ${baselineDir}, demo network scale ${DEMO_SCALE}`);
       }
     }
@@ -284,6 +363,8 @@ async function main() {
     console.log(parts.join('\n'));
   } finally {
     for (const stop of stops) await stop();
+    // The probe files of servers this run started (a given server's file is the caller's).
+    if (!given) for (const t of targets) if (t.probeFile) rmSync(t.probeFile, { force: true });
   }
 }
 

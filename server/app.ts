@@ -16,6 +16,7 @@ import { initVerifier } from './ingest/verify.ts';
 import { startVerifyPool, VERIFY_NICE } from './ingest/verify-pool.ts';
 import { attachModeration } from './moderation/hidden.ts';
 import { attachHotCaches } from './cache/hot-cache.ts';
+import { warmHotCaches, type Warming } from './cache/warm.ts';
 import { handleRelayConnection } from './relay/nip01.ts';
 import { closeUploads, handleUploadConnection } from './upload/socket.ts';
 import { handleWalletConnection } from './wallet/socket.ts';
@@ -157,9 +158,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   let upstream: Upstream | null = null;
   let leadership: Leadership | null = null;
+  let warming: Warming | null = null;
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      await warming?.stop();
       await leadership?.close();
       // The wallet service is a client of our own relay: it goes before the sockets close under it.
       await stopLightning(ctx);
@@ -234,6 +237,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   } catch (err) {
     await close();
     throw err;
+  }
+  // After the demo seed (a leader job above): the newest notes are then the ones the first pages ask for. The
+  // sockets are open meanwhile (warming yields to them), but the start is announced once the caches are full,
+  // so a restart does not meet its first full load with empty caches and a cold warming competing with it.
+  if (config.warmCaches) {
+    warming = warmHotCaches(ctx);
+    await warming.done;
   }
   return { url, port, ctx, close };
 }

@@ -117,6 +117,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     nip05Domain: env.NIP05_DOMAIN?.trim() || 'strucc.test',
     mediaDomain: env.MEDIA_DOMAIN?.trim() || 'media.strucc.test',
     verbose: flag(env.VERBOSE, false),
+    warmCaches: flag(env.WARM_CACHES, true),
     accessLog: flag(env.ACCESS_LOG, false),
     fetchPrivateAddresses: flag(env.FETCH_PRIVATE_ADDRESSES, false),
     operatorPubkey: operatorPubkey(env.OPERATOR_PUBKEY),

@@ -44,6 +44,8 @@ export interface ServerConfig {
   fetchPrivateAddresses: boolean;
   /** Print progress lines (seeding, listening). */
   verbose: boolean;
+  /** Build the newest notes' bundles once after start, so the first requests find the caches full (cache/warm.ts). */
+  warmCaches: boolean;
   /** Print one `ACCESS <method> <path> <status> <body bytes sent>` line per HTTP response (ACCESS_LOG=1; the client bench reads it). */
   accessLog: boolean;
   /** Per-relay time limit of broadcast_events and broadcast_reply; 15 s when absent (tests shorten it). */

@@ -185,8 +185,8 @@ export interface HotCaches {
    * caches above are, and of new, replaced and deleted notes.
    */
   searchWindows: WindowCache;
-  /** Announces a change of `area`'s rows on the live feed (ROWS_CHANGED). */
-  announce: (area: ChangedArea) => void;
+  /** Announces a change of `area`'s rows on the live feed (ROWS_CHANGED), of the rows of `ids` only when given. */
+  announce: (area: ChangedArea, ids?: readonly string[]) => void;
 }
 
 /** Profiles, contact lists, mute lists, relay lists, media-server lists: every page reads some of them. */
@@ -219,10 +219,14 @@ export function hotCaches(db: object): HotCaches | undefined {
 
 /**
  * Called after a write to the media or preview table ('media') or an expiry of 24-hour scores
- * ('stats') commits: every process forgets what it kept of them. A no-op for a store no server attached.
+ * ('stats') commits: every process forgets what it kept of them. `ids`: the notes whose rows changed,
+ * when known (the expiry knows them); this process then forgets only those, other processes (the
+ * live bridge carries only the area) the whole area. An expiry commits about once a minute on a
+ * network with 24-hour scores, and forgetting every note's counters each time made every page read
+ * them again (bench/RESULTS.md, s11-load). A no-op for a store no server attached.
  */
-export function rowsChanged(db: object, area: ChangedArea): void {
-  perDb.get(db)?.announce(area);
+export function rowsChanged(db: object, area: ChangedArea, ids?: readonly string[]): void {
+  perDb.get(db)?.announce(area, ids);
 }
 
 function forgetArea(c: HotCaches, area: ChangedArea): void {
@@ -307,11 +311,17 @@ export function attachHotCaches(ctx: ServerContext): () => void {
     stats: new KeyedLru(MAX_STATS),
     zaps: new KeyedLru(MAX_STATS),
     searchWindows: new WindowCache(),
-    announce: (area) => ctx.live.emit(ROWS_CHANGED, area, false),
+    announce: (area, ids) => ctx.live.emit(ROWS_CHANGED, area, false, ids),
   };
   perDb.set(ctx.db, c);
   const onEvent = (ev: NostrEvent) => forget(c, ev);
-  const onRows = (area: ChangedArea) => forgetArea(c, area);
+  const onRows = (area: ChangedArea, _fromAPeer?: boolean, ids?: readonly string[]) => {
+    if (!ids || area !== 'stats') return forgetArea(c, area);
+    for (const id of ids) {
+      c.stats.invalidate(id);
+      c.zaps.invalidate(id);
+    }
+  };
   ctx.live.on('event', onEvent);
   ctx.live.on(ROWS_CHANGED, onRows);
   return () => {

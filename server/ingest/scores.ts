@@ -157,9 +157,9 @@ export async function expireScores(db: Database, now: number): Promise<number> {
       await write(tx, 'UPDATE event_stats SET score24h = score24h - ? WHERE event_id = ?', [row.change, row.event_id]);
     }
     if (rows.length > 0) await write(tx, 'DELETE FROM score_expiry WHERE expire_at <= ?', [now]);
-    return rows.length;
+    return rows.map((r) => r.event_id);
   });
-  // Committed: the counters every process keeps in memory (hot-cache.ts stats) are stale.
-  if (expired > 0) rowsChanged(db, 'stats');
-  return expired;
+  // Committed: those notes' counters kept in memory (hot-cache.ts stats) are stale.
+  if (expired.length > 0) rowsChanged(db, 'stats', expired);
+  return expired.length;
 }

@@ -37,7 +37,8 @@ export function watchReads(srv: CacheTestServer, seen: (sql: string, params: Sql
 export async function startCacheServer(store: StoreKind = 'sqlite', env: Record<string, string> = {}): Promise<CacheTestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'strucc-cache-'));
   const pg = store === 'postgres' ? await startTempPostgres() : null;
-  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: pg?.url ?? '', ...env });
+  // No warming (server/cache/warm.ts): tests count the statements their requests run, and a background fill would race them.
+  const config = readConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: pg?.url ?? '', WARM_CACHES: '0', ...env });
   const server = await startServer(config, {});
   const wsUrl = `ws://127.0.0.1:${server.port}/v1`;
   const net = buildNetwork(server.ctx.now());

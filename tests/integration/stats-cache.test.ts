@@ -121,6 +121,21 @@ describe.each(['sqlite', 'postgres'] as const)('note counters from memory (%s)',
     expect(await counters(note.id)).toEqual({ ...zero, likes: 1 });
   });
 
+  it("an expiry forgets only the expired notes' counters: the others' stay in memory", async () => {
+    const writer = person();
+    const quiet = sign(writer, 1, at + 22, 'Csendes jegyzet');
+    const liked = sign(writer, 1, at + 23, 'Kedvelt jegyzet');
+    await publish(quiet, liked, sign(person(), 7, at + 24, '+', [['e', liked.id], ['p', writer.pk]]));
+    const quietReply = await reply(quiet.id);
+    expect(await counters(liked.id)).toEqual({ ...zero, likes: 1, day: true });
+    expect(await expireScores(srv.ctx.db, srv.ctx.now() + 2 * DAY)).toBeGreaterThan(0);
+    const reads = statReads;
+    expect(await reply(quiet.id)).toEqual(quietReply);
+    expect(statReads).toBe(reads);
+    expect(await counters(liked.id)).toEqual({ ...zero, likes: 1 });
+    expect(statReads).toBe(reads + 1);
+  });
+
   it("an edited article's counters follow it, even when a repost showed the new version first", async () => {
     const author = person();
     const tags = [['d', 'szerkesztett'], ['title', 'Cikk']];

@@ -18,6 +18,7 @@ describe('readConfig', () => {
       nip05Domain: 'strucc.test',
       mediaDomain: 'media.strucc.test',
       verbose: false,
+      warmCaches: true,
       accessLog: false,
       databaseUrl: '',
       operatorPubkey: '',
