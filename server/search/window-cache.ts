@@ -2,8 +2,9 @@
  * orderby:likes|score|replies|satszapped ranks a query's newest RANK_WINDOW matches by a count (sql.ts):
  * for a common word every request reads 5,000 matches and their counts (tens of ms of CPU at 1M events)
  * to return 20. This keeps each such window in memory — per note its id, created_at, the window's order
- * key and the four counts — built by one statement on a miss (window-sql.ts), and sorts and pages it
- * here, so a page costs a sort of memory at most.
+ * key and the four counts — read on a miss (window-rows.ts: one statement on SQLite, the window then its
+ * counts on PostgreSQL), and sorts and pages it here, so a page costs a sort of memory at most. Requests for
+ * a window being read wait for that one read; at most BUILDS_AT_ONCE windows are read at once.
  *
  * A window is exactly what the plain statement would rank now (tests/integration/search-window-cache.test.ts
  * compares them page by page on both stores), because the hot cache (hot-cache.ts) tells it of every
@@ -25,59 +26,24 @@ import { hasPointer } from '../ingest/kinds.ts';
 import type { Queryable } from '../store/db.ts';
 import type { ParsedQuery } from './grammar.ts';
 import { RANK_WINDOW, type SearchPage } from './sql.ts';
-import {
-  buildCounts, buildWindowRows, PACKED_FIELDS, WINDOW_METRICS, windowShape,
-  type WindowMetric, type WindowQueryOptions, type WindowShape,
-} from './window-sql.ts';
+import { concat, emptyRows, indexOf, pick, readCounts, readWindow, type Rows } from './window-rows.ts';
+import { buildWindowRows, windowShape, type WindowMetric, type WindowQueryOptions, type WindowShape } from './window-sql.ts';
 
 /**
  * 64 full windows: ~60 MB (192 bytes a row measured with 60 windows of the 1M bench database, ids, their
  * index and three metrics' orders included; bench/RESULTS.md s10-orderby).
  */
 export const MAX_WINDOW_ROWS = 320_000;
+/**
+ * Windows read at once; more wait their turn. A burst of cold windows (a restart, a new common word in many
+ * queries) would otherwise take every connection of PostgreSQL's pool (store/postgres.ts, 8) for as long as
+ * the burst lasts and queue every other command's statements behind it (a `SELECT 1` waited 4–6 s behind 60
+ * windows at 1M events, bench/RESULTS.md s11-pgob). Half the pool: the rest stays free for other commands,
+ * and four keep the cores of a small PostgreSQL busy (two at once were slower to build a burst on a busy machine).
+ */
+export const BUILDS_AT_ONCE = 4;
 /** Past this many changed notes awaiting a re-read, all the window's counts are read again instead. */
 const MAX_STALE_IDS = 1000;
-
-interface Rows {
-  ids: string[];
-  createdAt: Float64Array;
-  /** The window's own order (search key or created_at), newest first. */
-  order: Float64Array;
-  counts: Record<WindowMetric, Float64Array>;
-}
-
-function emptyRows(n: number): Rows {
-  const counts = {} as Record<WindowMetric, Float64Array>;
-  for (const m of WINDOW_METRICS) counts[m] = new Float64Array(n);
-  return { ids: new Array<string>(n), createdAt: new Float64Array(n), order: new Float64Array(n), counts };
-}
-
-/** Rows from window-sql.ts's packed text, in any order. */
-function unpack(packed: string | null): Rows {
-  const items = packed ? packed.split(';') : [];
-  const rows = emptyRows(items.length);
-  items.forEach((item, i) => {
-    const f = item.split(',');
-    if (f.length !== PACKED_FIELDS) throw new Error(`window row with ${f.length} fields`);
-    rows.ids[i] = f[0];
-    rows.createdAt[i] = Number(f[1]);
-    rows.order[i] = Number(f[2]);
-    WINDOW_METRICS.forEach((m, j) => (rows.counts[m][i] = Number(f[3 + j])));
-  });
-  return rows;
-}
-
-/** The rows at `picks`, in that order. */
-function pick(from: Rows, picks: number[]): Rows {
-  const out = emptyRows(picks.length);
-  picks.forEach((src, i) => {
-    out.ids[i] = from.ids[src];
-    out.createdAt[i] = from.createdAt[src];
-    out.order[i] = from.order[src];
-    for (const m of WINDOW_METRICS) out.counts[m][i] = from.counts[m][src];
-  });
-  return out;
-}
 
 class Window {
   rows: Rows = emptyRows(0);
@@ -108,9 +74,9 @@ class Window {
     return this.size >= (this.opts.rankWindow ?? RANK_WINDOW);
   }
 
-  setRows(rows: Rows): void {
+  setRows(rows: Rows, index = indexOf(rows)): void {
     this.rows = rows;
-    this.index = new Map(rows.ids.map((id, i) => [id, i]));
+    this.index = index;
     this.sorted = {};
   }
 
@@ -174,6 +140,7 @@ export class WindowCache {
   /** Insertion order is use order: least recently used first. */
   private readonly windows = new Map<string, Window>();
   private rows = 0;
+  private readonly builds = new Gate(BUILDS_AT_ONCE);
 
   constructor(private readonly maxRows = MAX_WINDOW_ROWS) {}
 
@@ -215,9 +182,8 @@ export class WindowCache {
 
   private async load(db: Queryable, w: Window, key: string): Promise<void> {
     try {
-      const b = buildWindowRows(w.q, w.opts);
-      const row = await db.get<{ packed: string | null }>(b.sql, b.params);
-      this.resize(w, () => w.setRows(unpack(row?.packed ?? null)));
+      const { rows, index } = await this.builds.run(() => readWindow(db, w.q, w.opts));
+      this.resize(w, () => w.setRows(rows, index));
     } catch (err) {
       this.drop(key, w);
       throw err;
@@ -247,17 +213,14 @@ export class WindowCache {
     // One second more above: a note of the span's last second whose key moved up on a clash still falls inside.
     const slice = { since: span.since, until: span.until + 1 };
     if (Math.max(w.q.since ?? slice.since, slice.since) > Math.min(w.q.until ?? slice.until, slice.until)) return;
-    const b = buildWindowRows(w.q, w.opts, slice);
-    const row = await db.get<{ n: number | string; packed: string | null }>(b.sql, b.params);
+    const { n, rows: found } = await readWindow(db, w.q, w.opts, slice);
     const size = w.opts.rankWindow ?? RANK_WINDOW;
-    if (Number(row?.n ?? 0) >= size) {
+    if (n >= size) {
       // The slice alone fills a window: read the whole of it again.
-      const whole = buildWindowRows(w.q, w.opts);
-      const all = await db.get<{ packed: string | null }>(whole.sql, whole.params);
-      this.resize(w, () => w.setRows(unpack(all?.packed ?? null)));
+      const whole = await readWindow(db, w.q, w.opts);
+      this.resize(w, () => w.setRows(whole.rows, whole.index));
       return;
     }
-    const found = unpack(row?.packed ?? null);
     const inSpan = (at: number) => at >= span.since && at <= span.until;
     const keep = [...w.rows.ids.keys()].filter((i) => !inSpan(w.rows.createdAt[i]));
     const add = [...found.ids.keys()].filter((i) => inSpan(found.createdAt[i]));
@@ -269,14 +232,7 @@ export class WindowCache {
 
   private async reread(db: Queryable, w: Window, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    const b = buildCounts(db.dialect, ids);
-    const row = await db.get<{ packed: string | null }>(b.sql, b.params);
-    for (const item of row?.packed ? row.packed.split(';') : []) {
-      const f = item.split(',');
-      const i = w.index.get(f[0]);
-      if (i === undefined) continue;
-      WINDOW_METRICS.forEach((m, j) => (w.rows.counts[m][i] = Number(f[1 + j])));
-    }
+    await readCounts(db, w.rows, w.index, ids);
     w.countsChanged();
   }
 
@@ -345,16 +301,23 @@ function minOf(xs: Float64Array): number {
   return m;
 }
 
-function concat(a: Rows, b: Rows): Rows {
-  const rows = emptyRows(a.ids.length + b.ids.length);
-  rows.ids = [...a.ids, ...b.ids];
-  for (const [to, x, y] of [[rows.createdAt, a.createdAt, b.createdAt], [rows.order, a.order, b.order]] as const) {
-    to.set(x);
-    to.set(y, x.length);
+/** At most `size` tasks running at once, the others started in turn as those end. */
+class Gate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running < this.size) this.running++;
+    else await new Promise<void>((start) => this.waiting.push(start));
+    try {
+      return await task();
+    } finally {
+      // The slot passes to the next task waiting, if any.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
   }
-  for (const m of WINDOW_METRICS) {
-    rows.counts[m].set(a.counts[m]);
-    rows.counts[m].set(b.counts[m], a.ids.length);
-  }
-  return rows;
 }

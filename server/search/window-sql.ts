@@ -1,6 +1,6 @@
 /**
- * The statements of the orderby window cache (window-cache.ts): a query's whole ranking window with
- * every count an orderby metric reads, packed into one text value, and the counts of a list of notes.
+ * The statements of the orderby window cache (window-cache.ts): a query's whole ranking window (on SQLite
+ * with every count an orderby metric reads), packed into one text value, and the counts of a list of notes.
  * SQLite hands a single packed value over far more cheaply than 5,000 rows (each row is a step of the
  * statement and an object in JS); PostgreSQL saves the per-row protocol overhead the same way.
  */
@@ -42,18 +42,26 @@ export function windowShape(q: ParsedQuery, defaultKinds: number[]): WindowShape
   return { kinds: mentionsKind(q.expr) ? null : new Set(defaultKinds), follows };
 }
 
-/** Per row, in this order: event id, created_at, the window's order key, then WINDOW_METRICS. */
+/**
+ * Per row of a packed window, in this order: event id, created_at, the window's order key, then (where
+ * `counts` is set) WINDOW_METRICS.
+ */
 export const PACKED_FIELDS = 7;
 const COUNTS = WINDOW_METRICS.map((m) => `COALESCE(s.${m}, 0)`);
 
 export type WindowQueryOptions = Pick<SearchOptions, 'viewer' | 'dialect' | 'defaultKinds' | 'rankWindow'>;
 
 /**
- * One row (n: rows packed; packed: `id,t,o,likes,replies,score,satszapped` joined by ';', or null) of the
+ * One row (n: rows packed; packed: `id,t,o[,likes,replies,score,satszapped]` joined by ';', or null) of the
  * window the plain statement ranks (sql.ts buildSearch): the query's newest matches in its own order, up
  * to RANK_WINDOW. `slice` narrows it to notes created in [since, until], for the notes a cached window missed.
+ * `counts`: whether the rows carry their counts (SQLite); without them (PostgreSQL) buildCounts reads them.
  */
-export function buildWindowRows(q: ParsedQuery, opts: WindowQueryOptions, slice?: { since: number; until: number }): BuiltQuery {
+export function buildWindowRows(
+  q: ParsedQuery,
+  opts: WindowQueryOptions,
+  slice?: { since: number; until: number },
+): BuiltQuery & { counts: boolean } {
   const narrowed = slice
     ? { ...q, since: Math.max(q.since ?? slice.since, slice.since), until: Math.min(q.until ?? slice.until, slice.until) }
     : q;
@@ -69,14 +77,18 @@ export function buildWindowRows(q: ParsedQuery, opts: WindowQueryOptions, slice?
       w1 AS MATERIALIZED (SELECT id, t, o FROM w0 ORDER BY id)
       SELECT COUNT(*) AS n, group_concat(${fields}, ';') AS packed
       FROM w1 LEFT JOIN event_stats s INDEXED BY event_stats_metrics ON s.event_id = w1.id`;
-    return { sql, params: b.params };
+    return { sql, params: b.params, counts: true };
   }
-  // The counts joined inside the LIMIT, as the plain statement has them: outside it PostgreSQL estimates the
-  // window at 5,000 rows and hashes the whole of event_stats against it (400 ms at 1M events, against 110).
-  const sql = `SELECT COUNT(*) AS n, string_agg(concat_ws(',', w.id, w.t, w.o, w.c), ';') AS packed
-    FROM (SELECT d.event_id AS id, d.created_at AS t, ${order} AS o, concat_ws(',', ${COUNTS.join(', ')}) AS c
-      FROM ${from} LEFT JOIN event_stats s ON s.event_id = d.event_id WHERE ${cond} ORDER BY ${order} DESC LIMIT ${size}) w`;
-  return { sql, params: b.params };
+  // The counts come from a second statement (buildCounts). Joined in this one, PostgreSQL joins them to every
+  // match below the LIMIT: for a word of 5,000–15,000 matches it estimates a hash join over the whole of
+  // event_stats cheaper than that many lookups (a sequential scan of 500,000 rows at 1M events: 100–250 ms a
+  // window against 40–70 for the two statements, bench/RESULTS.md s11-pgob); with the window's rows as a
+  // list of ids, it looks up only those 5,000, through the primary key.
+  // In id order, which buildCounts wants and JavaScript's sort of 5,000 ids takes 4 ms to give.
+  const sql = `SELECT COUNT(*) AS n, string_agg(concat_ws(',', w.id, w.t, w.o), ';' ORDER BY w.id) AS packed
+    FROM (SELECT d.event_id AS id, d.created_at AS t, ${order} AS o
+      FROM ${from} WHERE ${cond} ORDER BY ${order} DESC LIMIT ${size}) w`;
+  return { sql, params: b.params, counts: false };
 }
 
 /** The counts of `ids` (packed `id,likes,replies,score,satszapped`; a note without a stats row has zeros). */
@@ -91,9 +103,12 @@ export function buildCounts(dialect: Database['dialect'], ids: string[]): BuiltQ
       params: [JSON.stringify(sorted)],
     };
   }
+  // A lookup per id, whatever the estimates: a window's 5,000 ids are near the size at which PostgreSQL
+  // would rather hash the whole of event_stats (see buildWindowRows); OFFSET 0 keeps the subquery a subquery.
   return {
     sql: `SELECT string_agg(concat_ws(',', u.id, ${COUNTS.join(', ')}), ';') AS packed
-      FROM unnest(string_to_array(?, ',')) AS u(id) LEFT JOIN event_stats s ON s.event_id = u.id`,
+      FROM unnest(string_to_array(?, ',')) AS u(id)
+      LEFT JOIN LATERAL (SELECT * FROM event_stats e WHERE e.event_id = u.id OFFSET 0) s ON true`,
     params: [sorted.join(',')],
   };
 }

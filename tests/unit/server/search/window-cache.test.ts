@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { NostrEvent } from '../../../../server/context.ts';
 import { parseQuery } from '../../../../server/search/grammar.ts';
 import type { SearchPage } from '../../../../server/search/sql.ts';
-import { WindowCache } from '../../../../server/search/window-cache.ts';
+import { BUILDS_AT_ONCE, WindowCache } from '../../../../server/search/window-cache.ts';
 import type { Queryable, SqlValue } from '../../../../server/store/db.ts';
 
 const NOW = 1_700_000_000;
@@ -90,6 +90,28 @@ describe('orderby window cache', () => {
     await page(cache, db, 'orderby:score', { since: 1 });
     expect(statements).toHaveLength(1);
     expect(cache.stats).toEqual({ windows: 1, rows: 6 });
+  });
+
+  it('shares one read among concurrent requests of a window, and reads at most BUILDS_AT_ONCE windows at once', async () => {
+    const { db, statements } = fakeStore(notes());
+    let inFlight = 0;
+    let most = 0;
+    const get = db.get.bind(db);
+    db.get = async (sql, params) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return get(sql, params);
+    };
+    const cache = new WindowCache();
+    const queries = Array.from({ length: BUILDS_AT_ONCE + 2 }, (_, i) => `orderby:likes since:2020-01-${String(i + 1).padStart(2, '0')}`);
+    const pages = await Promise.all(queries.flatMap((q) => [page(cache, db, q), page(cache, db, q, { limit: 2 })]));
+    expect(statements).toHaveLength(queries.length);
+    expect(most).toBe(BUILDS_AT_ONCE);
+    for (let i = 0; i < pages.length; i += 2) {
+      expect(pages[i]).toEqual(['2:5', '4:3', '3:3', '6:3', '1:3', '5:0']);
+      expect(pages[i + 1]).toEqual(['2:5', '4:3']);
+    }
   });
 
   it('reads again the counts of the notes it holds that changed, and of nothing else', async () => {
