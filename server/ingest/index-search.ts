@@ -141,16 +141,21 @@ const MAX_KEY_PROBES = 64;
  * range of the primary key (the bounds come twice): a NOT EXISTS per candidate becomes an anti join,
  * and the generic plan PostgreSQL settles on after five runs of the prepared statement hashed the whole
  * of search_docs for it on every insert (73 % of PostgreSQL's time at 10k events). NOT IN is never
- * turned into a join.
+ * turned into a join. `longReplies`: the value of that column, a parameter or an expression.
  */
-export const PG_DOC_INSERT_FREE_KEY = `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
+function freeKeyInsert(longReplies: string): string {
+  const values = DOC_INSERT_COLS.split(', ').slice(1).map((col) => (col === 'long_replies' ? longReplies : '?'));
+  return `INSERT INTO search_docs (${DOC_INSERT_COLS}, fts)
   VALUES ((SELECT k FROM generate_series(?::bigint, ?::bigint) AS k
            WHERE k NOT IN (SELECT s.doc FROM search_docs s WHERE s.doc BETWEEN ?::bigint AND ?::bigint) ORDER BY k LIMIT 1),
-          ${DOC_INSERT_COLS.split(',').slice(1).map(() => '?').join(', ')}, to_tsvector('${PG_TS_CONFIG}', ?) || array_to_tsvector(string_to_array(?, ' ')))
+          ${values.join(', ')}, to_tsvector('${PG_TS_CONFIG}', ?) || array_to_tsvector(string_to_array(?, ' ')))
   ON CONFLICT (event_id) DO NOTHING`;
-/** The same, and the parent's count of long replies goes up when the doc is new. */
-export const PG_DOC_INSERT_FREE_KEY_LONG = `WITH added AS (${PG_DOC_INSERT_FREE_KEY} RETURNING 1)
+}
+/** `insert`, and the parent's count of long replies goes up when the doc is new. */
+const countingParent = (insert: string) => `WITH added AS (${insert} RETURNING 1)
   UPDATE search_docs SET long_replies = long_replies + 1 WHERE event_id = ? AND EXISTS (SELECT 1 FROM added)`;
+export const PG_DOC_INSERT_FREE_KEY = freeKeyInsert('?');
+export const PG_DOC_INSERT_FREE_KEY_LONG = countingParent(PG_DOC_INSERT_FREE_KEY);
 
 const POST_OF =
   '(SELECT is_reply FROM posts WHERE event_id = ?) AS is_reply, (SELECT parent_id FROM posts WHERE event_id = ?) AS parent_id';
@@ -164,13 +169,8 @@ const LONG_REPLIES_AT = DOC_INSERT_COLS.split(', ').indexOf('long_replies');
  * the count reads what every statement queued before it wrote, as the read it replaces did, and the
  * pipelined import waits for no answer (a read per indexed event was a third of its round trips).
  */
-function countingEarlier(sql: string): string {
-  let n = 0;
-  // The LONG_REPLIES_AT-th '?' after the key probe's four bounds is long_replies' placeholder.
-  return sql.replace(/\?/g, (m) => (n++ === 4 + LONG_REPLIES_AT - 1 ? EARLIER_COUNT : m));
-}
-export const PG_DOC_INSERT_FREE_KEY_COUNTING = countingEarlier(PG_DOC_INSERT_FREE_KEY);
-export const PG_DOC_INSERT_FREE_KEY_LONG_COUNTING = countingEarlier(PG_DOC_INSERT_FREE_KEY_LONG);
+export const PG_DOC_INSERT_FREE_KEY_COUNTING = freeKeyInsert(EARLIER_COUNT);
+export const PG_DOC_INSERT_FREE_KEY_LONG_COUNTING = countingParent(PG_DOC_INSERT_FREE_KEY_COUNTING);
 
 async function indexEvent(tx: Queryable, event: NostrEvent, users = true): Promise<void> {
   if (!SEARCH_KINDS.has(event.kind)) return;
