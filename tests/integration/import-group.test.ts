@@ -219,7 +219,11 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       const repost = sign(ida, { kind: 6, created_at: at(7), content: '', tags: [['e', post.id], ['p', h]] });
       const quote = sign(ida, { kind: 1, created_at: at(8), content: 'Ezt nézd!', tags: [['q', post.id], ['p', h]] });
       const reply = sign(ida, { kind: 1, created_at: at(9), content: 'Jó étvágyat a kávéhoz, szép idő van ma!', tags: [['e', post.id, '', 'root'], ['p', h]] });
-      const groupEvents = [post, profile, likeLate, ...likes, likeProfile, late, repost, quote, reply];
+      // harry mutes jane between her two likes: the recipients' mute lists a group has read must not outlive it.
+      const jane = generateSecretKey();
+      const janeLikes = [10, 12].map((ago) => sign(jane, { kind: 7, created_at: at(ago), content: '+', tags: [['e', post.id], ['p', h]] }));
+      const mute = sign(harry, { kind: 10000, created_at: at(11), tags: [['p', getPublicKey(jane)]] });
+      const groupEvents = [post, profile, likeLate, ...likes, likeProfile, late, repost, quote, reply, janeLikes[0], mute, janeLikes[1]];
       const res = await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(groupEvents);
       expect(res.map((r) => r.ok)).toEqual(groupEvents.map(() => true));
       const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
@@ -229,12 +233,13 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       const stats = (id: string) => grouped.get<Record<string, number>>('SELECT likes, reposts, replies, score FROM event_stats WHERE event_id = ?', [id]);
       const units = (weight: number) => Math.trunc((1e10 * weight) / 91);
       // One like, one repost-or-quote and one reply score; the second like and the quote do not.
-      expect(await stats(post.id)).toEqual({ likes: 2, reposts: 2, replies: 1, score: units(1) + units(7) + units(5) });
+      expect(await stats(post.id)).toEqual({ likes: 4, reposts: 2, replies: 1, score: 2 * units(1) + units(7) + units(5) });
       expect(await stats(late.id)).toEqual({ likes: 1, reposts: 0, replies: 0, score: units(1) });
       expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [profile.id])).toBeUndefined();
-      // harry hears of each action on a stored target, the liked profile included, and of the quote.
+      // harry hears of each action on a stored target, the liked profile included, and of the quote, but
+      // not of jane's like after he muted her.
       const told = await grouped.all<{ source_id: string }>('SELECT DISTINCT source_id FROM notifications WHERE pubkey = ?', [h]);
-      expect(told.map((r) => r.source_id).sort()).toEqual([...likes, likeProfile, repost, quote, reply].map((ev) => ev.id).sort());
+      expect(told.map((r) => r.source_id).sort()).toEqual([...likes, likeProfile, repost, quote, reply, janeLikes[0]].map((ev) => ev.id).sort());
     });
 
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
