@@ -7,7 +7,7 @@ import { INDEXERS } from './indexers.ts';
 import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
 import { rememberPost, writtenPost } from './post-rows.ts';
 import { hasMedia, quotedRefs, replyInfo, type Ref } from './replies.ts';
-import { recordAction } from './scores.ts';
+import { recordAction, statsWrittenInGroup } from './scores.ts';
 import { forgetTargets } from './target-rows.ts';
 import { isHex64 } from './verify.ts';
 import { parseZapReceipt } from './zaps.ts';
@@ -75,7 +75,7 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number, 
   else if (event.kind === 9735) await applyZap(tx, event, now);
   if (POST_KINDS.has(event.kind)) await applyPost(tx, event, now, replaced);
   // Actions that arrived first left a provisional row; a target that is not a post gets no stats.
-  else if (arrival.statsRow) await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
+  else if (arrival.statsRow || statsWrittenInGroup(tx, event.id)) await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
   for (const indexer of INDEXERS) {
     for (const id of deleted) await indexer.onDelete?.(tx, id, now);
     await indexer.onEvent(tx, event, now);

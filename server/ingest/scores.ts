@@ -58,6 +58,18 @@ export function scoreUnits(weight: number): number {
   return Math.trunc((1e10 * weight) / 91);
 }
 
+/** Targets whose event_stats row recordAction wrote, by pipelined transaction (see statsWrittenInGroup). */
+const statsWritten = new WeakMap<Queryable, Set<string>>();
+
+/**
+ * Whether an action earlier in this pipelined group (PostgreSQL) wrote `id`'s event_stats row: the
+ * group's arrivals (delete.ts arrivalsOf) say only whether there was one when the group began, and a
+ * target that arrives after its actions must lose the provisional row they left when it is not a post.
+ */
+export function statsWrittenInGroup(tx: Queryable, id: string): boolean {
+  return statsWritten.get(tx)?.has(id) ?? false;
+}
+
 /**
  * recordAction's reads in one statement (on PostgreSQL each read waits for a round trip): whether this
  * acting event is recorded on `target` already, whether its author did an action of the same group
@@ -107,6 +119,11 @@ export async function recordAction(
     [target, actor.id, actor.pubkey, actor.kind, actor.created_at, action, score],
   );
   const counter = COUNTER[action];
+  if (tx.insertLater) {
+    let mine = statsWritten.get(tx);
+    if (!mine) statsWritten.set(tx, (mine = new Set()));
+    mine.add(target);
+  }
   await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind, ${counter}, satszapped, score, score24h)
      VALUES (?, '', 0, 0, 1, ?, ?, ?)

@@ -240,6 +240,17 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       // not of jane's like after he muted her.
       const told = await grouped.all<{ source_id: string }>('SELECT DISTINCT source_id FROM notifications WHERE pubkey = ?', [h]);
       expect(told.map((r) => r.source_id).sort()).toEqual([...likes, likeProfile, repost, quote, reply, janeLikes[0]].map((ev) => ev.id).sort());
+
+      // A profile liked one group before it arrives: the provisional row is found by the group's arrivals.
+      const kate = generateSecretKey();
+      const kateProfile = sign(kate, { kind: 0, created_at: at(20), content: JSON.stringify({ name: 'kate' }) });
+      const likeKate = sign(ida, { kind: 7, created_at: at(21), content: '+', tags: [['e', kateProfile.id], ['p', getPublicKey(kate)]] });
+      for (const call of [[likeKate], [kateProfile]]) {
+        expect((await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(call))[0].ok).toBe(true);
+        expect((await one.importEvents(call))[0].ok).toBe(true);
+      }
+      expect(await dump(grouped)).toEqual(await dump(single));
+      expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [kateProfile.id])).toBeUndefined();
     });
 
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {

@@ -242,9 +242,10 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
         await tx.run(`INSERT INTO tombstones (target, pubkey, deletion_id, created_at) SELECT 'gone-' || g, 'p' || (g % 50), 'd', g ${g}`);
         await tx.run(`INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) SELECT 'p' || g, 30023, 'd', 'probe-' || g, g ${g}`);
         await tx.run(`INSERT INTO follows (pubkey, follows) SELECT 'p' || g, 'p' || (g % 50) ${g} ON CONFLICT DO NOTHING`);
+        await tx.run(`INSERT INTO event_stats (event_id, author, created_at, kind) SELECT 'probe-' || g, 'p' || (g % 50), g, 1 ${g}`);
         await tx.run(`INSERT INTO event_action_refs (event_id, ref_event_id, ref_pubkey, ref_kind, ref_created_at, action, score)
           SELECT 'probe-' || (g / 5), 'ref-' || g, 'p' || (g % 50), 7, g, 'like', 1 ${g}`);
-        for (const table of ['search_docs', 'posts', 'events', 'tombstones', 'replaceable', 'follows', 'event_action_refs']) await tx.run(`ANALYZE ${table}`);
+        for (const table of ['search_docs', 'posts', 'events', 'tombstones', 'replaceable', 'follows', 'event_action_refs', 'event_stats']) await tx.run(`ANALYZE ${table}`);
         const out = [];
         const statements = [
           PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING, ARRIVALS, weighedInsert(2),
