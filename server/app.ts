@@ -49,8 +49,8 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const db = config.databaseUrl ? await openPostgres(config.databaseUrl) : openSqlite(join(config.dataDir, 'strucc.sqlite'));
   await initVerifier();
-  // Signature checks run on worker threads (one per core) so imports leave the main thread free; on
-  // SQLite below the main thread, which writes each group while they check it (verify-pool.ts nice).
+  // Signature checks run on worker threads (one per core) so imports leave the main thread free, and
+  // check each group while it is written; on SQLite below the main thread (verify-pool.ts nice).
   const verifier = await startVerifyPool({ nice: db.dialect === 'sqlite' ? VERIFY_NICE : 0 });
   const live = new EventEmitter();
   // Every relay and cache connection may listen; the default cap of 10 would only produce warnings.

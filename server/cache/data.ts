@@ -33,7 +33,7 @@ export async function inChunks<K extends SqlValue, R>(
   return out;
 }
 
-interface EventRow {
+export interface EventRow {
   id: string;
   pubkey: string;
   created_at: number | string;
@@ -43,9 +43,9 @@ interface EventRow {
   sig: string;
 }
 
-const EVENT_COLS = 'e.id, e.pubkey, e.created_at, e.kind, e.tags, e.content, e.sig';
+export const EVENT_COLS = 'e.id, e.pubkey, e.created_at, e.kind, e.tags, e.content, e.sig';
 
-function toEvent(r: EventRow): NostrEvent {
+export function toEvent(r: EventRow): NostrEvent {
   let tags: string[][] = [];
   try {
     const parsed: unknown = JSON.parse(r.tags);

@@ -7,7 +7,8 @@ import { INDEXERS } from './indexers.ts';
 import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
 import { rememberPost, writtenPost } from './post-rows.ts';
 import { hasMedia, quotedRefs, replyInfo, type Ref } from './replies.ts';
-import { recordAction } from './scores.ts';
+import { recordAction, statsWrittenInGroup } from './scores.ts';
+import { forgetTargets } from './target-rows.ts';
 import { isHex64 } from './verify.ts';
 import { parseZapReceipt } from './zaps.ts';
 
@@ -27,6 +28,8 @@ const MAX_TAG_VALUE = 1024;
  * Runs inside the batch transaction; throws only on database failure.
  */
 export async function applyEvent(tx: Queryable, event: NostrEvent, now: number, known?: Arrival): Promise<ApplyOutcome> {
+  // What an earlier attempt at this event read (a group written again) is not this attempt's.
+  forgetTargets(event);
   // `known`: read for the whole group beforehand (arrivalsOf), where that answer still holds.
   const arrival = known ?? (await arrivalOf(tx, event));
   if (arrival.tombstoned) return { ok: false, reason: 'blocked: deleted', visible: false, deleted: [] };
@@ -72,7 +75,7 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number, 
   else if (event.kind === 9735) await applyZap(tx, event, now);
   if (POST_KINDS.has(event.kind)) await applyPost(tx, event, now, replaced);
   // Actions that arrived first left a provisional row; a target that is not a post gets no stats.
-  else if (arrival.statsRow) await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
+  else if (arrival.statsRow || statsWrittenInGroup(tx, event.id)) await write(tx, 'DELETE FROM event_stats WHERE event_id = ?', [event.id]);
   for (const indexer of INDEXERS) {
     for (const id of deleted) await indexer.onDelete?.(tx, id, now);
     await indexer.onEvent(tx, event, now);
@@ -140,12 +143,6 @@ export async function resolveRef(tx: Queryable, ref: Ref): Promise<string | null
   return row?.event_id ?? null;
 }
 
-/** Whether counters on `id` make sense: unknown targets may still arrive, stored non-posts never get stats. */
-async function countable(tx: Queryable, id: string): Promise<boolean> {
-  const row = await tx.get<{ kind: number }>('SELECT kind FROM events WHERE id = ?', [id]);
-  return !row || POST_KINDS.has(row.kind);
-}
-
 /**
  * posts.parent_id of `event`: what applyPost wrote for this very event object, without a query (on
  * PostgreSQL every read waits for a round trip); read from the table for an event applied elsewhere.
@@ -181,18 +178,14 @@ async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced
 
   if (event.kind === 6) {
     const first = event.tags.find((t) => t[0] === 'e' && isHex64(t[1]));
-    if (first && first[1] !== event.id && (await countable(tx, first[1]))) await recordAction(tx, now, first[1], event, 'repost');
+    if (first && first[1] !== event.id) await recordAction(tx, now, first[1], event, 'repost', 0, true);
     return;
   }
-  if (parent && isHex64(parent) && parent !== event.id && (await countable(tx, parent))) {
-    await recordAction(tx, now, parent, event, 'reply');
-  }
+  if (parent && isHex64(parent) && parent !== event.id) await recordAction(tx, now, parent, event, 'reply', 0, true);
   if (event.kind === 1) {
     for (const ref of quotedRefs(event, reply)) {
       const target = await resolveRef(tx, ref);
-      if (target && target !== event.id && target !== parent && (await countable(tx, target))) {
-        await recordAction(tx, now, target, event, 'quote');
-      }
+      if (target && target !== event.id && target !== parent) await recordAction(tx, now, target, event, 'quote', 0, true);
     }
   }
 }
@@ -241,7 +234,7 @@ async function applyReaction(tx: Queryable, event: NostrEvent, now: number): Pro
     if (a) ref = { type: 'a', value: a[1] };
   }
   const target = ref ? await resolveRef(tx, ref) : null;
-  if (target && (await countable(tx, target))) await recordAction(tx, now, target, event, 'like');
+  if (target) await recordAction(tx, now, target, event, 'like', 0, true);
 }
 
 async function applyZap(tx: Queryable, event: NostrEvent, now: number): Promise<void> {

@@ -62,8 +62,9 @@ export async function arrivalOf(tx: Queryable, event: NostrEvent): Promise<Arriv
  * group still holds when the event's turn comes unless an earlier event of the group could have changed
  * it, and only the same author's deletions (tombstones, removed versions) or the same address's earlier
  * versions can: such events get undefined and are read in their turn, as every event is elsewhere. A
- * provisional stats row can be left by any earlier action of the group, so for a kind that is not a
- * post statsRow is true whenever it is not known to be false: its DELETE then finds nothing, as before.
+ * provisional stats row can also be left by any earlier action of the group: statsRow says only whether
+ * there was one when the group began, and the importer asks recordAction for the group's own
+ * (statsWrittenInGroup).
  */
 export async function arrivalsOf(tx: Queryable, events: readonly NostrEvent[]): Promise<(Arrival | undefined)[]> {
   if (tx.dialect !== 'postgres' || !tx.write || events.length === 0) return [];
@@ -87,6 +88,7 @@ export async function arrivalsOf(tx: Queryable, events: readonly NostrEvent[]): 
   if (asked.length === 0) return out;
   const rows = await tx.all<{
     i: number; by_id: number | null; stored: number | null; by_address: number | null; current_id: string | null; current_at: number | string | null;
+    has_stats: number | null;
   }>(ARRIVALS, [JSON.stringify(asked)]);
   for (const row of rows) {
     const event = events[row.i];
@@ -94,7 +96,7 @@ export async function arrivalsOf(tx: Queryable, events: readonly NostrEvent[]): 
       tombstoned: row.by_id != null || row.by_address != null,
       stored: row.stored != null,
       current: row.current_id != null ? { event_id: row.current_id, created_at: Number(row.current_at) } : null,
-      statsRow: !POST_KINDS.has(event.kind),
+      statsRow: !POST_KINDS.has(event.kind) && row.has_stats != null,
     };
   }
   return out;
@@ -106,7 +108,8 @@ export const ARRIVALS = `SELECT a.i,
   (SELECT 1 FROM events e WHERE e.id = a.id) AS stored,
   (SELECT 1 FROM tombstones t WHERE a.addr IS NOT NULL AND t.target = a.addr AND t.pubkey = a.pubkey AND t.created_at >= a.created_at) AS by_address,
   (SELECT r.event_id FROM replaceable r WHERE a.addr IS NOT NULL AND r.pubkey = a.pubkey AND r.kind = a.kind AND r.d = a.d) AS current_id,
-  (SELECT r.created_at FROM replaceable r WHERE a.addr IS NOT NULL AND r.pubkey = a.pubkey AND r.kind = a.kind AND r.d = a.d) AS current_at
+  (SELECT r.created_at FROM replaceable r WHERE a.addr IS NOT NULL AND r.pubkey = a.pubkey AND r.kind = a.kind AND r.d = a.d) AS current_at,
+  (SELECT 1 FROM event_stats s WHERE s.event_id = a.id) AS has_stats
   FROM json_to_recordset(?::json) AS a(i INTEGER, id TEXT, pubkey TEXT, addr TEXT, created_at BIGINT, kind INTEGER, d TEXT)`;
 
 async function tombstone(tx: Queryable, target: string, deletion: NostrEvent): Promise<void> {

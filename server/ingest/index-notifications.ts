@@ -94,25 +94,55 @@ async function followersAmong(tx: Queryable, initiator: string, pubkeys: string[
   return new Set(rows.map((r) => r.pubkey));
 }
 
+interface RecipientRows {
+  prefs: Prefs | undefined;
+  mutes: NostrEvent | undefined;
+}
+
+/**
+ * Recipients' settings and mute lists as read earlier in the same pipelined group (PostgreSQL), by
+ * transaction: a group of reactions notifies the same authors again and again, and every read there
+ * waits for a round trip. A mute list the group brings (or a deletion, which may remove one) drops what
+ * was kept; app settings are written only outside the importer (set_app_settings), so one saved while a
+ * group is written counts from the next group on, as if it had come a moment later.
+ */
+const groupRows = new WeakMap<Queryable, Map<string, RecipientRows>>();
+
+/** prefsOf and the mute lists of `recipients`, together: on PostgreSQL both go out in one write. */
+async function recipientRows(tx: Queryable, recipients: string[]): Promise<Map<string, RecipientRows>> {
+  const kept = tx.insertLater ? groupRows.get(tx) : undefined;
+  const missing = kept ? recipients.filter((r) => !kept.has(r)) : recipients;
+  const rows = new Map<string, RecipientRows>();
+  if (missing.length > 0) {
+    const [prefs, mutes] = await Promise.all([prefsOf(tx, missing), replaceableOf(tx, 10000, missing)]);
+    for (const r of missing) rows.set(r, { prefs: prefs.get(r), mutes: mutes.get(r) });
+  }
+  if (!tx.insertLater) return rows;
+  const group = kept ?? new Map<string, RecipientRows>();
+  if (!kept) groupRows.set(tx, group);
+  for (const [r, row] of rows) group.set(r, row);
+  return group;
+}
+
 /** One notification per recipient and event: the first candidate wins, so sources list the most specific first. */
 async function gate(tx: Queryable, s: Sourced): Promise<Candidate[]> {
   const first = new Map<string, Candidate>();
   for (const c of s.candidates) if (c.recipient !== c.initiator && !first.has(c.recipient)) first.set(c.recipient, c);
   if (!first.size) return [];
   const recipients = [...first.keys()];
-  // Together: on PostgreSQL both go out in one write (no statement between them changes either).
-  const [prefs, mutes] = await Promise.all([prefsOf(tx, recipients), replaceableOf(tx, 10000, recipients)]);
-  const wantFollows = recipients.filter((r) => prefs.get(r)?.reactionsFromFollowsOnly && REACTION_TYPES.has(first.get(r)!.type));
+  const rows = await recipientRows(tx, recipients);
+  const prefs = (r: string) => rows.get(r)?.prefs ?? DEFAULT_PREFS;
+  const wantFollows = recipients.filter((r) => prefs(r).reactionsFromFollowsOnly && REACTION_TYPES.has(first.get(r)!.type));
   const followers = await followersAmong(tx, s.candidates[0].initiator, wantFollows);
   const lowerText = s.text.toLowerCase();
   const kept: Candidate[] = [];
   for (const c of first.values()) {
-    const p = prefs.get(c.recipient) ?? DEFAULT_PREFS;
+    const p = prefs(c.recipient);
     if (p.off.has(c.type)) continue;
     if (c.crowded && p.ignoreCrowded) continue;
     if (c.type === N.REPLY_TO_REPLY && !p.deepReplies) continue;
     if (p.reactionsFromFollowsOnly && REACTION_TYPES.has(c.type) && !followers.has(c.recipient)) continue;
-    if (muted(mutesOf(mutes.get(c.recipient)), c, s, lowerText)) continue;
+    if (muted(mutesOf(rows.get(c.recipient)?.mutes), c, s, lowerText)) continue;
     kept.push(c);
   }
   return kept;
@@ -128,6 +158,7 @@ const pgNotify = (values: string) => `WITH added AS (
 const PG_NOTIFY: RowInsert = { table: 'notifications', width: 6, sql: pgNotify };
 
 async function onEvent(tx: Queryable, ev: NostrEvent): Promise<void> {
+  if (ev.kind === 10000) groupRows.get(tx)?.delete(ev.pubkey);
   const sourced = await notificationsFrom(tx, ev);
   if (!sourced) return;
   const rows = (await gate(tx, sourced)).map((c) => {
@@ -163,6 +194,7 @@ const MAX_TAKE_BACK = 5000;
 
 /** Takes back what a deleted event notified; counters only for notifications not yet seen. */
 async function onDelete(tx: Queryable, deletedId: string): Promise<void> {
+  groupRows.get(tx)?.clear();
   const rows = await tx.all<{ pubkey: string; type: number; created_at: number | string }>(
     `SELECT pubkey, type, created_at FROM notifications WHERE source_id = ? LIMIT ${MAX_TAKE_BACK}`,
     [deletedId],

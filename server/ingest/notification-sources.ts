@@ -13,6 +13,7 @@ import { EVENT_ARGS, N, type NotificationArgs } from './notification-types.ts';
 import { quotedRefs, replyInfo, type Ref } from './replies.ts';
 import { isHex64 } from './verify.ts';
 import { parseZapReceipt } from './zaps.ts';
+import { readTarget } from './target-rows.ts';
 
 export interface Candidate {
   recipient: string;
@@ -90,8 +91,11 @@ async function actionOn(
   return out;
 }
 
-async function eventById(tx: Queryable, id: string | null | undefined): Promise<NostrEvent | undefined> {
+/** The stored event `id`; `actor`: the acting event whose recordAction may have read it already (target-rows.ts). */
+async function eventById(tx: Queryable, id: string | null | undefined, actor?: NostrEvent): Promise<NostrEvent | undefined> {
   if (!id || !isHex64(id)) return undefined;
+  const read = actor ? readTarget(actor, id) : undefined;
+  if (read !== undefined) return read ?? undefined;
   return (await eventsByIds(tx, [id])).get(id);
 }
 
@@ -114,7 +118,7 @@ async function fromPost(tx: Queryable, ev: NostrEvent): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const who: Who = { key: 'who_replied_to_it', value: ev.pubkey };
   if (REPLY_KINDS.has(ev.kind)) {
-    const parent = await eventById(tx, await postParent(tx, ev));
+    const parent = await eventById(tx, await postParent(tx, ev), ev);
     if (parent) {
       const extra = { [who.key]: who.value, reply: ev.id };
       const [direct, ...rest] = await actionOn(tx, parent, ev.pubkey, [N.REPLIED, N.MENTIONED_POST_REPLIED, N.QUOTING_POST_REPLIED], extra);
@@ -201,13 +205,13 @@ export async function notificationsFrom(tx: Queryable, ev: NostrEvent): Promise<
   } else if (ev.kind === 7) {
     if (ev.content.trim() === '-') return null;
     const ref = reactionTarget(ev);
-    target = ref ? await eventById(tx, await resolveRef(tx, ref)) : undefined;
+    target = ref ? await eventById(tx, await resolveRef(tx, ref), ev) : undefined;
     if (target) {
       const extra = { who_liked_it: ev.pubkey, reaction: ev.content };
       candidates = await actionOn(tx, target, ev.pubkey, [N.LIKED, N.MENTIONED_POST_LIKED, N.QUOTING_POST_LIKED], extra);
     }
   } else if (ev.kind === 6) {
-    target = await eventById(tx, ev.tags.find((t) => t[0] === 'e' && isHex64(t[1]))?.[1]);
+    target = await eventById(tx, ev.tags.find((t) => t[0] === 'e' && isHex64(t[1]))?.[1], ev);
     if (target) {
       const extra = { who_reposted_it: ev.pubkey };
       candidates = await actionOn(tx, target, ev.pubkey, [N.REPOSTED, N.MENTIONED_POST_REPOSTED, N.QUOTING_POST_REPOSTED], extra);

@@ -2,6 +2,9 @@ import { rowsChanged } from '../cache/hot-cache.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Database, Queryable } from '../store/db.ts';
 import { write } from '../store/db.ts';
+import { EVENT_COLS, toEvent, type EventRow } from '../cache/data.ts';
+import { POST_KINDS } from './kinds.ts';
+import { rememberTarget } from './target-rows.ts';
 
 export type Action = 'like' | 'reply' | 'repost' | 'quote' | 'zap';
 
@@ -55,11 +58,37 @@ export function scoreUnits(weight: number): number {
   return Math.trunc((1e10 * weight) / 91);
 }
 
+/** Targets whose event_stats row recordAction wrote, by pipelined transaction (see statsWrittenInGroup). */
+const statsWritten = new WeakMap<Queryable, Set<string>>();
+
+/**
+ * Whether an action earlier in this pipelined group (PostgreSQL) wrote `id`'s event_stats row: the
+ * group's arrivals (delete.ts arrivalsOf) say only whether there was one when the group began, and a
+ * target that arrives after its actions must lose the provisional row they left when it is not a post.
+ */
+export function statsWrittenInGroup(tx: Queryable, id: string): boolean {
+  return statsWritten.get(tx)?.has(id) ?? false;
+}
+
+/**
+ * recordAction's reads in one statement (on PostgreSQL each read waits for a round trip): whether this
+ * acting event is recorded on `target` already, whether its author did an action of the same group
+ * before, and, with `withTarget`, the target's events row (a stored target that is not a post gets no
+ * counters; see recordAction). Both refs are read as separate scalar subqueries, as the two reads were.
+ */
+export function actionFactsSql(group: Action[], withTarget: boolean): string {
+  const refs = `(SELECT 1 FROM event_action_refs WHERE event_id = ? AND ref_event_id = ? LIMIT 1) AS recorded,
+    (SELECT 1 FROM event_action_refs WHERE event_id = ? AND ref_pubkey = ? AND action IN (${group.map(() => '?').join(', ')}) LIMIT 1) AS earlier`;
+  return withTarget ? `SELECT ${EVENT_COLS}, ${refs} FROM (SELECT 1 AS one) o LEFT JOIN events e ON e.id = ?` : `SELECT ${refs}`;
+}
+
 /**
  * Records that `actor` acted on `target` and moves every derived number: the counter,
  * score and score24h (first action of its kind per actor only, S §4.3), the expiry of
  * the 24 h increment, the viewer flag and the action ref. The stats row is created on
  * demand so an action that arrives before its target still counts once the target comes.
+ * `postsOnly`: a stored target that is not a post counts nothing (unknown targets may still arrive);
+ * its events row, read for that, is kept for the indexers of `actor` (target-rows.ts).
  */
 export async function recordAction(
   tx: Queryable,
@@ -68,15 +97,19 @@ export async function recordAction(
   actor: NostrEvent,
   action: Action,
   sats = 0,
+  postsOnly = false,
 ): Promise<void> {
-  const exists = await tx.get('SELECT 1 AS x FROM event_action_refs WHERE event_id = ? AND ref_event_id = ?', [target, actor.id]);
-  if (exists) return;
   const group = SCORE_GROUP[action];
-  const earlier = await tx.get(
-    `SELECT 1 AS x FROM event_action_refs WHERE event_id = ? AND ref_pubkey = ? AND action IN (${group.map(() => '?').join(', ')})`,
-    [target, actor.pubkey, ...group],
-  );
-  const score = earlier ? 0 : scoreUnits(actionWeight(action, actor.content));
+  const facts = await tx.get<Partial<EventRow> & { recorded: unknown; earlier: unknown }>(actionFactsSql(group, postsOnly), [
+    target, actor.id, target, actor.pubkey, ...group, ...(postsOnly ? [target] : []),
+  ]);
+  if (postsOnly) {
+    const stored = facts?.id == null ? undefined : toEvent(facts as EventRow);
+    rememberTarget(actor, target, stored);
+    if (stored && !POST_KINDS.has(stored.kind)) return;
+  }
+  if (facts?.recorded != null) return;
+  const score = facts?.earlier != null ? 0 : scoreUnits(actionWeight(action, actor.content));
   const age = now - actor.created_at;
   const score24h = score > 0 && age < DAY ? score : 0;
 
@@ -86,6 +119,11 @@ export async function recordAction(
     [target, actor.id, actor.pubkey, actor.kind, actor.created_at, action, score],
   );
   const counter = COUNTER[action];
+  if (tx.insertLater) {
+    let mine = statsWritten.get(tx);
+    if (!mine) statsWritten.set(tx, (mine = new Set()));
+    mine.add(target);
+  }
   await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind, ${counter}, satszapped, score, score24h)
      VALUES (?, '', 0, 0, 1, ?, ?, ?)

@@ -43,7 +43,8 @@ export interface PoolOptions {
    * COMMIT waits for both; with a worker per core the three threads shared two cores evenly, so the
    * writer (the longer half) ran at ~2/3 speed while the workers finished early. Below it, they take the
    * CPU it leaves (and all of it while it waits, when it checks events itself too: SharedVerify.settled).
-   * Not for PostgreSQL, whose server processes would then starve the checks a group waits for before BEGIN.
+   * Not for PostgreSQL: its server process does half the writing, and with the workers at nice 10 its
+   * verified ingest was no faster (1,540 against 1,536 events/s, bench/RESULTS.md s12-pging).
    */
   nice?: number;
   /** Whether a thread waiting in SharedVerify.settled checks events itself (default true; false for A/B runs). */

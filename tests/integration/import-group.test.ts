@@ -202,6 +202,57 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(history.map((h) => h.event_id).sort()).toEqual([followMore.id, ...days.slice(3).map((ev) => ev.id)].sort());
     });
 
+    // An action's facts (its target's row, whether it is recorded, whether its author acted alike before)
+    // are read in one statement, and the target's row is kept for the notification indexer: both must
+    // see what the group's earlier events wrote, and the second action of a kind must score nothing.
+    it('counts, scores and notifies a group of actions as one event at a time would', async () => {
+      const [harry, ida] = [generateSecretKey(), generateSecretKey()];
+      const h = getPublicKey(harry);
+      const at = (ago: number) => NOW - 200 + ago;
+      const post = sign(harry, { kind: 1, created_at: at(0), content: 'Reggeli kávé a Duna-parton' });
+      const profile = sign(harry, { kind: 0, created_at: at(1), content: JSON.stringify({ name: 'harry' }) });
+      // Liked before it arrives (a provisional row the note keeps), then twice more by one person.
+      const late = sign(harry, { kind: 1, created_at: at(2), content: 'Késve érkezem' });
+      const likeLate = sign(ida, { kind: 7, created_at: at(3), content: '+', tags: [['e', late.id], ['p', h]] });
+      const likes = ['+', '❤'].map((content, i) => sign(ida, { kind: 7, created_at: at(4 + i), content, tags: [['e', post.id], ['p', h]] }));
+      const likeProfile = sign(ida, { kind: 7, created_at: at(6), content: '+', tags: [['e', profile.id], ['p', h]] });
+      const repost = sign(ida, { kind: 6, created_at: at(7), content: '', tags: [['e', post.id], ['p', h]] });
+      const quote = sign(ida, { kind: 1, created_at: at(8), content: 'Ezt nézd!', tags: [['q', post.id], ['p', h]] });
+      const reply = sign(ida, { kind: 1, created_at: at(9), content: 'Jó étvágyat a kávéhoz, szép idő van ma!', tags: [['e', post.id, '', 'root'], ['p', h]] });
+      // harry mutes jane between her two likes: the recipients' mute lists a group has read must not outlive it.
+      const jane = generateSecretKey();
+      const janeLikes = [10, 12].map((ago) => sign(jane, { kind: 7, created_at: at(ago), content: '+', tags: [['e', post.id], ['p', h]] }));
+      const mute = sign(harry, { kind: 10000, created_at: at(11), tags: [['p', getPublicKey(jane)]] });
+      const groupEvents = [post, profile, likeLate, ...likes, likeProfile, late, repost, quote, reply, janeLikes[0], mute, janeLikes[1]];
+      const res = await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(groupEvents);
+      expect(res.map((r) => r.ok)).toEqual(groupEvents.map(() => true));
+      const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
+      for (const ev of groupEvents) expect((await one.importEvents([ev]))[0].ok).toBe(true);
+      expect(await dump(grouped)).toEqual(await dump(single));
+
+      const stats = (id: string) => grouped.get<Record<string, number>>('SELECT likes, reposts, replies, score FROM event_stats WHERE event_id = ?', [id]);
+      const units = (weight: number) => Math.trunc((1e10 * weight) / 91);
+      // One like, one repost-or-quote and one reply score; the second like and the quote do not.
+      expect(await stats(post.id)).toEqual({ likes: 4, reposts: 2, replies: 1, score: 2 * units(1) + units(7) + units(5) });
+      expect(await stats(late.id)).toEqual({ likes: 1, reposts: 0, replies: 0, score: units(1) });
+      expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [profile.id])).toBeUndefined();
+      // harry hears of each action on a stored target, the liked profile included, and of the quote, but
+      // not of jane's like after he muted her.
+      const told = await grouped.all<{ source_id: string }>('SELECT DISTINCT source_id FROM notifications WHERE pubkey = ?', [h]);
+      expect(told.map((r) => r.source_id).sort()).toEqual([...likes, likeProfile, repost, quote, reply, janeLikes[0]].map((ev) => ev.id).sort());
+
+      // A profile liked one group before it arrives: the provisional row is found by the group's arrivals.
+      const kate = generateSecretKey();
+      const kateProfile = sign(kate, { kind: 0, created_at: at(20), content: JSON.stringify({ name: 'kate' }) });
+      const likeKate = sign(ida, { kind: 7, created_at: at(21), content: '+', tags: [['e', kateProfile.id], ['p', getPublicKey(kate)]] });
+      for (const call of [[likeKate], [kateProfile]]) {
+        expect((await createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW }).importEvents(call))[0].ok).toBe(true);
+        expect((await one.importEvents(call))[0].ok).toBe(true);
+      }
+      expect(await dump(grouped)).toEqual(await dump(single));
+      expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [kateProfile.id])).toBeUndefined();
+    });
+
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
       const notes = [0, 1].map((i) => sign(carol, { kind: 1, created_at: NOW - 30, content: `ütköző kulcs ${i}` }));
       // Another event's doc already holds each note's key and the next one (two events of one second

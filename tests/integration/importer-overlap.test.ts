@@ -1,9 +1,8 @@
 /**
- * On SQLite with verify workers the importer writes a group while the workers check its signatures and
- * waits for their codes (in shared memory, without yielding) just before COMMIT. A group with any bad
- * signature, or whose codes are late, must be rolled back and written the careful way: the results and
- * the stored rows are exactly those of an import that verified everything first. SQLite only: PostgreSQL
- * groups are written after their codes, as before.
+ * With verify workers the importer writes a group while the workers check its signatures and waits for
+ * their codes (in shared memory, without yielding) just before COMMIT. A group with any bad signature,
+ * or whose codes are late, must be rolled back and written the careful way: the results and the stored
+ * rows are exactly those of an import that verified everything first. On both stores.
  */
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,26 +15,32 @@ import { createImporter } from '../../server/ingest/importer.ts';
 import { inThreadVerifier, startVerifyPool, type SharedVerify, type Verifier } from '../../server/ingest/verify-pool.ts';
 import { checkSerialised, initVerifier, serialiseEvent, VERIFY_OK, type VerifyCode } from '../../server/ingest/verify.ts';
 import type { Database } from '../../server/store/db.ts';
+import { openPostgres } from '../../server/store/postgres.ts';
 import { openSqlite } from '../../server/store/sqlite.ts';
+import { createDatabase, startTempPostgres, type TempPostgres } from '../support/postgres.ts';
 import { signEvent } from '../support/sign.ts';
 
 const NOW = 1_800_000_000;
 let dir: string;
 let n = 0;
 const stores: Database[] = [];
+let pgServer: TempPostgres | undefined;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'strucc-importer-overlap-'));
 });
 afterAll(async () => {
   for (const db of stores) await db.close();
+  pgServer?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function fresh(): Database {
-  const db = openSqlite(join(dir, `s${++n}.sqlite`));
-  stores.push(db);
-  return db;
+type StoreKind = 'SQLite' | 'PostgreSQL';
+
+async function open(store: StoreKind): Promise<Database> {
+  if (store === 'SQLite') return openSqlite(join(dir, `s${++n}.sqlite`));
+  pgServer ??= await startTempPostgres();
+  return openPostgres(await createDatabase(pgServer.url, `strucc_overlap_${++n}`));
 }
 
 const alice = generateSecretKey();
@@ -96,14 +101,20 @@ function scripted(codes: (e: NostrEvent) => VerifyCode, opts: { late?: boolean; 
   return v;
 }
 
-describe('importer: writes overlapped with verification (SQLite)', () => {
+describe.each(['SQLite', 'PostgreSQL'] as const)('importer: writes overlapped with verification (%s)', (store) => {
+  const fresh = async (): Promise<Database> => {
+    const db = await open(store);
+    stores.push(db);
+    return db;
+  };
+
   it('with real verify workers, results and rows match an import that verified first', async () => {
     const batch = mixedBatch();
     const pool = await startVerifyPool({ size: 1 });
     try {
       expect(pool.threads).toBe(1);
-      const a = fresh();
-      const b = fresh();
+      const a = await fresh();
+      const b = await fresh();
       const overlapped = await importInto(a, pool, batch);
       const careful = await importInto(b, inThreadVerifier(), batch);
       expect(overlapped).toEqual(careful);
@@ -127,7 +138,7 @@ describe('importer: writes overlapped with verification (SQLite)', () => {
     // The promise of the codes settles only after the import: an importer that waited for it before
     // writing would never finish.
     const v = scripted(() => VERIFY_OK, { done });
-    const db = fresh();
+    const db = await fresh();
     const results = await importInto(db, v, batch.filter((_, i) => i !== 30 && i !== 32));
     release();
     expect(v.settledCalls).toBe(1);
@@ -139,9 +150,9 @@ describe('importer: writes overlapped with verification (SQLite)', () => {
     const batch = mixedBatch();
     await initVerifier();
     const v = scripted((e) => checkSerialised(e.id, e.pubkey, e.sig, serialiseEvent(e)));
-    const db = fresh();
+    const db = await fresh();
     const results = await importInto(db, v, batch);
-    const expected = await importInto(fresh(), inThreadVerifier(), batch);
+    const expected = await importInto(await fresh(), inThreadVerifier(), batch);
     expect(results).toEqual(expected);
     const stored = new Set((await db.all<{ id: string }>('SELECT id FROM events')).map((r) => r.id));
     expect(results.filter((r) => !r.ok).length).toBe(3);
@@ -154,7 +165,7 @@ describe('importer: writes overlapped with verification (SQLite)', () => {
   it('codes that are late for the pre-COMMIT wait: the group is written again after them', async () => {
     const batch = mixedBatch().filter((_, i) => i < 30);
     const v = scripted(() => VERIFY_OK, { late: true });
-    const db = fresh();
+    const db = await fresh();
     const results = await importInto(db, v, batch);
     expect(v.settledCalls).toBe(1);
     expect(results.every((r) => r.ok && r.reason === '')).toBe(true);

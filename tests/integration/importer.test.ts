@@ -328,3 +328,31 @@ importerSuite('PostgreSQL', async () => {
   pgServer = await startTempPostgres();
   return openPostgres(pgServer.url);
 });
+
+// PostgreSQL commits a refetchable import without waiting for the WAL flush, so a crash may lose it:
+// only events the relays they came from still hold may go that way, never an acknowledged one.
+describe('imports a crash may lose', () => {
+  it('are only those from followed relays and the benchmark', async () => {
+    const db = openSqlite(join(dir, 'refetchable.sqlite'));
+    const asked: (boolean | undefined)[] = [];
+    const watched: Database = {
+      ...db,
+      transaction: (fn, opts) => {
+        asked.push(opts?.refetchable);
+        return db.transaction(fn, opts);
+      },
+    };
+    const importer = createImporter({ db: watched, live: new EventEmitter(), now: () => NOW });
+    const sources: [string | undefined, boolean][] = [
+      ['relay', false], ['cache', false], ['lightning', false], ['demo', false], [undefined, false],
+      ['wss://relay.example.com', true], ['ws://127.0.0.1:7777', true], ['bench', true],
+    ];
+    for (const [source, refetchable] of sources) {
+      asked.length = 0;
+      const event = signEvent(generateSecretKey(), { kind: 1, created_at: NOW - 5, content: `forrás: ${source}` });
+      expect((await importer.importEvents([event], source))[0].ok).toBe(true);
+      expect(asked).toEqual([refetchable]);
+    }
+    await db.close();
+  });
+});

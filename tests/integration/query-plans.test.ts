@@ -9,6 +9,7 @@ import type { Queryable, SqlValue } from '../../server/store/db.ts';
 import { followsFeedItems } from '../../server/cache/follows-feed.ts';
 import { ARRIVALS } from '../../server/ingest/delete.ts';
 import { weighedInsert } from '../../server/ingest/index-hashtags.ts';
+import { actionFactsSql } from '../../server/ingest/scores.ts';
 import {
   PG_DOC_INSERT_FREE_KEY, PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING,
 } from '../../server/ingest/index-search.ts';
@@ -226,7 +227,7 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
   });
 
   // The statements a pipelined import sends instead of reads (a group's arrivals, the long-reply count in
-  // the search document insert, the hashtag weight in its insert) run for every event: each lookup in
+  // the search document insert, the hashtag weight in its insert, an action's facts) run for every event: each lookup in
   // them must stay on an index in the generic plan, as the reads they replace did.
   it.runIf(store === 'postgres')("the pipelined import's statements read growing tables by index in their generic plans", async () => {
     const plans = await srv.ctx.db
@@ -241,13 +242,20 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
         await tx.run(`INSERT INTO tombstones (target, pubkey, deletion_id, created_at) SELECT 'gone-' || g, 'p' || (g % 50), 'd', g ${g}`);
         await tx.run(`INSERT INTO replaceable (pubkey, kind, d, event_id, created_at) SELECT 'p' || g, 30023, 'd', 'probe-' || g, g ${g}`);
         await tx.run(`INSERT INTO follows (pubkey, follows) SELECT 'p' || g, 'p' || (g % 50) ${g} ON CONFLICT DO NOTHING`);
-        for (const table of ['search_docs', 'posts', 'events', 'tombstones', 'replaceable', 'follows']) await tx.run(`ANALYZE ${table}`);
+        await tx.run(`INSERT INTO event_stats (event_id, author, created_at, kind) SELECT 'probe-' || g, 'p' || (g % 50), g, 1 ${g}`);
+        await tx.run(`INSERT INTO event_action_refs (event_id, ref_event_id, ref_pubkey, ref_kind, ref_created_at, action, score)
+          SELECT 'probe-' || (g / 5), 'ref-' || g, 'p' || (g % 50), 7, g, 'like', 1 ${g}`);
+        for (const table of ['search_docs', 'posts', 'events', 'tombstones', 'replaceable', 'follows', 'event_action_refs', 'event_stats']) await tx.run(`ANALYZE ${table}`);
         const out = [];
-        for (const sql of [PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING, ARRIVALS, weighedInsert(2)]) out.push(await genericPlan(tx, sql));
+        const statements = [
+          PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING, ARRIVALS, weighedInsert(2),
+          actionFactsSql(['like'], true), actionFactsSql(['repost', 'quote'], false),
+        ];
+        for (const sql of statements) out.push(await genericPlan(tx, sql));
         throw Object.assign(new Error('undo the filler rows'), { plans: out });
       })
       .catch((err: { plans?: string[][] }) => err.plans);
-    expect(plans).toHaveLength(4);
+    expect(plans).toHaveLength(6);
     for (const plan of plans!) expect(seqScans(plan)).toEqual([]);
   });
 
