@@ -1,8 +1,9 @@
 /**
  * Large zlib replies are compressed off the main thread (framing.ts replyOffThread): such a reply
- * must still arrive whole, inflate to the page, and come before the reply to the request sent
- * right after it on the same socket.
+ * must still arrive whole, inflate to the page, be the same bytes as the main thread's deflate, and
+ * come before the reply to the request sent right after it on the same socket.
  */
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCacheServer, type CacheTestServer } from './cache-server.ts';
 import { sign } from './people.ts';
@@ -40,5 +41,8 @@ describe('large zlib replies', () => {
     const big = c.frames[start].msg[2] as { kind: number; content: string }[];
     expect(JSON.stringify(big).length).toBeGreaterThan(64 * 1024);
     expect(big.filter((e) => e.kind === 1 && e.content.includes('jegyzet')).length).toBe(60);
+    // One thread-pool round trip (a larger output buffer) writes the same zlib stream as the main thread's deflate.
+    expect(c.zlibBytes.get(c.frames[start])).toEqual(deflateSync(JSON.stringify(c.frames[start].msg), { level: 3 }));
+    expect(c.zlibBytes.get(c.frames[start + 2])).toEqual(deflateSync(JSON.stringify(c.frames[start + 2].msg), { level: 3 }));
   });
 });
