@@ -9,8 +9,15 @@ import type { CacheObject } from './data.ts';
 import { overBuffered } from '../sockets.ts';
 
 export const MAX_FRAME_BYTES = 512 * 1024;
-/** Below this a thread-pool round trip costs more than the deflate it would move. */
-const OFF_THREAD_BYTES = 32 * 1024;
+/**
+ * Replies below this are deflated on the main thread. A feed or search page (80-110 KB) takes
+ * ~0.25 ms at level 3; sent to the thread pool it waited for another turn of the busy event loop,
+ * and on a 2-core machine the pool thread took the main thread's core meanwhile: under `npm run load`
+ * deflating them here gave the feeds and search the small commands' p99 (90 against 330 ms in a warm
+ * round) and 0.70 instead of 0.81 ms of server CPU a request (bench/RESULTS.md, s12-load). Only a
+ * reply of several ms of deflate still goes to the pool.
+ */
+const OFF_THREAD_BYTES = 512 * 1024;
 const deflateAsync = promisify(deflate);
 /**
  * zlib level 3 rather than the default 6: on an 83 KB feed page 0.44 ms instead of 1.33 ms for an
@@ -176,9 +183,9 @@ export class Writer {
   }
 
   /**
-   * reply(), with a large zlib frame compressed on libuv's thread pool: a feed or explore page is
-   * 50-150 KB of JSON and several ms of deflate, which would otherwise hold up every other socket's
-   * command. The caller awaits it before writing anything else on this socket, so frames keep their order.
+   * reply(), with a very large zlib frame (OFF_THREAD_BYTES) compressed on libuv's thread pool, where
+   * its several ms of deflate do not hold up every other socket's command. The caller awaits it before
+   * writing anything else on this socket, so frames keep their order.
    */
   async replyOffThread(subid: string, objects: CacheObject[]): Promise<void> {
     if (!this.compress) return this.reply(subid, objects);
