@@ -18,9 +18,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import WebSocket from 'ws';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { Client } from './server-load.ts';
+import { requestMix } from './load-mix.ts';
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 1000);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
@@ -32,34 +32,8 @@ const TIMELINE = /^(1|true|yes)$/i.test(process.env.LOAD_TIMELINE ?? '');
 process.env.SERVER_START_TIMEOUT_MS ??= '600000';
 
 const log = (msg: string) => console.error(`[load] ${msg}`);
-const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-interface Ev {
-  id: string;
-  pubkey: string;
-  kind: number;
-  content: string;
-  tags: string[][];
-}
-
-/** Events of the server's network through its own relay endpoint, to aim the requests at real people and threads. */
-async function sample(wsBase: string, filter: Record<string, unknown>): Promise<Ev[]> {
-  const ws = new WebSocket(`${wsBase}/relay`);
-  const out: Ev[] = [];
-  await new Promise<void>((resolve, reject) => {
-    ws.once('error', reject);
-    ws.once('open', () => ws.send(JSON.stringify(['REQ', 's', filter])));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(data.toString()) as unknown[];
-      if (msg[0] === 'EVENT') out.push(msg[2] as Ev);
-      else if (msg[0] === 'EOSE' || msg[0] === 'CLOSED') resolve();
-    });
-  });
-  ws.terminate();
-  return out;
-}
 
 async function rssMb(httpBase: string): Promise<number> {
   const status = (await (await fetch(`${httpBase}/api/status`)).json()) as { rssBytes?: number };
@@ -122,39 +96,10 @@ interface Run {
   timeline?: string;
 }
 
-/** The network a target serves, sampled through its relay endpoint, and the request mix aimed at it. */
-async function requestMix(wsBase: string) {
-  const [contacts, notes, profiles] = await Promise.all([
-    sample(wsBase, { kinds: [3], limit: 500 }),
-    sample(wsBase, { kinds: [1], limit: 500 }),
-    sample(wsBase, { kinds: [0], limit: 500 }),
-  ]);
-  const viewers = contacts.map((e) => e.pubkey);
-  const people = profiles.map((e) => e.pubkey);
-  const noteIds = notes.map((e) => e.id);
-  const threads = [...new Set(notes.flatMap((e) => e.tags.filter((t) => t[0] === 'e').map((t) => t[1])))];
-  const words = [...new Set(notes.flatMap((e) => e.content.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 5 && w.length <= 12)))].slice(0, 200);
-  if (!viewers.length || !people.length || !noteIds.length) throw new Error('the server holds no network to aim at (empty store?)');
-  log(`targets: ${viewers.length} viewers, ${people.length} profiles, ${noteIds.length} notes, ${threads.length} threads`);
-
-  const viewer = () => pick(viewers);
-  /** [command, weight, arguments]: the mix a feed-reading client sends. */
-  const mix: [string, number, () => Record<string, unknown>][] = [
-    ['mega_feed_directive', 30, () => ({ spec: JSON.stringify({ id: 'latest', kind: 'notes' }), user_pubkey: viewer(), limit: 20 })],
-    ['feed', 10, () => ({ pubkey: viewer(), notes: 'follows', limit: 20, user_pubkey: viewer() })],
-    ['thread_view', 20, () => ({ event_id: pick(threads.length ? threads : noteIds), limit: 20, user_pubkey: viewer() })],
-    ['user_profile', 15, () => ({ pubkey: pick(people), user_pubkey: viewer() })],
-    ['user_infos', 10, () => ({ pubkeys: Array.from({ length: 20 }, () => pick(people)) })],
-    ['events', 10, () => ({ event_ids: Array.from({ length: 10 }, () => pick(noteIds)), user_pubkey: viewer() })],
-    ['search', 5, () => ({ query: pick(words), limit: 20, user_pubkey: viewer() })],
-  ];
-  return mix;
-}
-
 async function runLoad(target: Target): Promise<Run> {
   const { httpBase } = target;
   const wsBase = httpBase.replace(/^http/, 'ws');
-  const mix = await requestMix(wsBase);
+  const mix = await requestMix(wsBase, log);
   const total = mix.reduce((s, m) => s + m[1], 0);
   const choose = () => {
     let r = Math.random() * total;

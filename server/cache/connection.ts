@@ -38,6 +38,18 @@ function withBudget<T>(work: Promise<T>): Promise<T> {
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Every reply that carries profiles also carries those people's membership looks (legend
+ * customization and cohort, spec "legendCustomization, memberCohortInfo"), one query per reply,
+ * so a feed's cards never ask per author. Membership commands add their own and are left alone.
+ */
+export async function withMembership(ctx: ServerContext, objects: CacheObject[]): Promise<CacheObject[]> {
+  if (objects.some((o) => o.kind === CacheKind.MEMBERSHIP_COHORTS)) return objects;
+  const authors = profileAuthors(objects);
+  if (!authors.length) return objects;
+  return [...objects, ...(await bulkDecorations(ctx, authors))];
+}
+
 class CacheConnection {
   private readonly writer: Writer;
   private readonly subs = new Map<string, Subscription>();
@@ -189,23 +201,11 @@ class CacheConnection {
     }
     try {
       const objects = await withBudget(command(new Args(kwargs), commandEnv(this.ctx, this.info)));
-      return await this.withMembership(objects);
+      return await withMembership(this.ctx, objects);
     } catch (err) {
       if (err instanceof Timeout && PARTIAL_ON_TIMEOUT.has(name)) return [{ kind: CacheKind.PARTIAL_RESPONSE }];
       throw err;
     }
-  }
-
-  /**
-   * Every reply that carries profiles also carries those people's membership looks (legend
-   * customization and cohort, spec "legendCustomization, memberCohortInfo"), one query per reply,
-   * so a feed's cards never ask per author. Membership commands add their own and are left alone.
-   */
-  private async withMembership(objects: CacheObject[]): Promise<CacheObject[]> {
-    if (objects.some((o) => o.kind === CacheKind.MEMBERSHIP_COHORTS)) return objects;
-    const authors = profileAuthors(objects);
-    if (!authors.length) return objects;
-    return [...objects, ...(await bulkDecorations(this.ctx, authors))];
   }
 
   private reason(err: unknown): string {

@@ -9,8 +9,15 @@ import type { CacheObject } from './data.ts';
 import { overBuffered } from '../sockets.ts';
 
 export const MAX_FRAME_BYTES = 512 * 1024;
-/** Below this a thread-pool round trip costs more than the deflate it would move. */
-const OFF_THREAD_BYTES = 32 * 1024;
+/**
+ * Replies below this are deflated on the main thread. A feed or search page (80-110 KB) takes
+ * ~0.25 ms at level 3; sent to the thread pool it waited for another turn of the busy event loop,
+ * and on a 2-core machine the pool thread took the main thread's core meanwhile: under `npm run load`
+ * deflating them here gave the feeds and search the small commands' p99 (90 against 330 ms in a warm
+ * round) and 0.70 instead of 0.81 ms of server CPU a request (bench/RESULTS.md, s12-load). Only a
+ * reply of several ms of deflate still goes to the pool.
+ */
+const OFF_THREAD_BYTES = 512 * 1024;
 const deflateAsync = promisify(deflate);
 /**
  * zlib level 3 rather than the default 6: on an 83 KB feed page 0.44 ms instead of 1.33 ms for an
@@ -18,6 +25,13 @@ const deflateAsync = promisify(deflate);
  * `npm run load` (bench/RESULTS.md, 2026-11-26). Clients inflate any level.
  */
 const ZLIB = { level: 3 };
+/**
+ * An off-thread deflate's output buffer, big enough for the whole compressed reply (JSON deflates to
+ * ~20 % at level 3): with zlib's 16 KB default an 80 KB feed page (17 KB compressed) took two
+ * thread-pool round trips, and under load each round trip waits for a turn of the busy event loop.
+ * The compressed bytes do not depend on it.
+ */
+const offThreadOptions = (bytes: number) => ({ ...ZLIB, chunkSize: Math.max(16 * 1024, bytes >> 1) });
 const MAX_SUBID_LENGTH = 256;
 
 export type Filter = Record<string, unknown>;
@@ -99,10 +113,20 @@ function cachedJson(obj: CacheObject): Buffer | undefined {
   return bytes;
 }
 
-/** The bytes of JSON.stringify(['EVENTS', subid, objects]), reusing the encoded text of frozen objects. */
+/**
+ * The bytes of JSON.stringify(['EVENTS', subid, objects]), reusing the encoded text of frozen objects.
+ * The pieces are measured first and written once into the frame, not encoded apart and then copied
+ * together (a feed page is 80 KB).
+ */
 export function eventsFrame(subid: string, objects: CacheObject[]): Buffer {
-  const parts: Buffer[] = [];
+  const parts: (string | Buffer)[] = [];
+  let size = 0;
   let text = `["EVENTS",${JSON.stringify(subid)},[`;
+  const flush = () => {
+    parts.push(text);
+    size += Buffer.byteLength(text);
+    text = '';
+  };
   for (let i = 0; i < objects.length; i++) {
     if (i) text += ',';
     const bytes = cachedJson(objects[i]);
@@ -110,12 +134,21 @@ export function eventsFrame(subid: string, objects: CacheObject[]): Buffer {
       text += JSON.stringify(objects[i]);
       continue;
     }
-    if (text) parts.push(Buffer.from(text));
+    if (text) flush();
     parts.push(bytes);
-    text = '';
+    size += bytes.length;
   }
-  parts.push(Buffer.from(text + ']]'));
-  return Buffer.concat(parts);
+  text += ']]';
+  flush();
+  const frame = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const part of parts) at += typeof part === 'string' ? frame.write(part, at) : part.copy(frame, at);
+  return frame;
+}
+
+/** The binary frame of a zlib-mode reply, compressed on the calling thread. */
+export function zlibFrame(subid: string, objects: CacheObject[]): Buffer {
+  return deflateSync(eventsFrame(subid, objects), ZLIB);
 }
 
 export class Writer {
@@ -133,26 +166,45 @@ export class Writer {
     overBuffered(this.ws);
   }
 
+  /**
+   * Writes the frames `write` sends in one socket write: a zlib reply's EVENTS frame and its EOSE were
+   * two writev calls, each a system call that also runs the loopback peer's receive path (~6 % of
+   * the main thread under `npm run load`). The bytes on the wire are the same.
+   */
+  private together(write: () => void): void {
+    const socket = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    socket?.cork();
+    try {
+      write();
+    } finally {
+      socket?.uncork();
+    }
+  }
+
   /** One command's reply: the objects, then EOSE (S §1.2, §1.3). */
   reply(subid: string, objects: CacheObject[]): void {
-    if (this.compress) {
-      this.send(deflateSync(eventsFrame(subid, objects), ZLIB), true);
-    } else {
-      for (const obj of objects) this.send(JSON.stringify(['EVENT', subid, obj]));
-    }
+    if (this.compress) return this.zlibReply(subid, zlibFrame(subid, objects));
+    // Not corked: a long plain reply's frames leave as they are made, as ever (the output cap counts what waits).
+    for (const obj of objects) this.send(JSON.stringify(['EVENT', subid, obj]));
     this.eose(subid);
   }
 
+  private zlibReply(subid: string, frame: Buffer): void {
+    this.together(() => {
+      this.send(frame, true);
+      this.eose(subid);
+    });
+  }
+
   /**
-   * reply(), with a large zlib frame compressed on libuv's thread pool: a feed or explore page is
-   * 50-150 KB of JSON and several ms of deflate, which would otherwise hold up every other socket's
-   * command. The caller awaits it before writing anything else on this socket, so frames keep their order.
+   * reply(), with a very large zlib frame (OFF_THREAD_BYTES) compressed on libuv's thread pool, where
+   * its several ms of deflate do not hold up every other socket's command. The caller awaits it before
+   * writing anything else on this socket, so frames keep their order.
    */
   async replyOffThread(subid: string, objects: CacheObject[]): Promise<void> {
     if (!this.compress) return this.reply(subid, objects);
     const json = eventsFrame(subid, objects);
-    this.send(json.length < OFF_THREAD_BYTES ? deflateSync(json, ZLIB) : await deflateAsync(json, ZLIB), true);
-    this.eose(subid);
+    this.zlibReply(subid, json.length < OFF_THREAD_BYTES ? deflateSync(json, ZLIB) : await deflateAsync(json, offThreadOptions(json.length)));
   }
 
   eose(subid: string): void {

@@ -12,6 +12,7 @@ import type { ServerContext } from '../context.ts';
 import { feedItems } from './commands/feeds.ts';
 import { enrich } from './enrich.ts';
 import { hotCaches } from './hot-cache.ts';
+import { rehearseCommands } from './rehearse.ts';
 
 /** Notes whose bundles are built: well inside the events cache (50,000), and a few seconds of background CPU at most. */
 export const WARM_NOTES = 10_000;
@@ -78,7 +79,11 @@ export function warmHotCaches(ctx: ServerContext, notes = WARM_NOTES, budgetMs =
         await nextTurn();
       }
     }
-    if (ctx.config.verbose) console.log(`Gyorsítótár előmelegítve: ${warmed} jegyzet, ${viewers} követési hírfolyam, ${Math.round(performance.now() - started)} ms.`);
+    // Then the code: the requests of a client's first screens, answered and thrown away (rehearse.ts).
+    const rehearsed = await rehearseCommands(ctx, live);
+    if (ctx.config.verbose) {
+      console.log(`Gyorsítótár előmelegítve: ${warmed} jegyzet, ${viewers} követési hírfolyam, ${rehearsed.answered} próbakérés, ${Math.round(performance.now() - started)} ms.`);
+    }
   };
   const done = run().catch((err: unknown) => {
     if (ctx.config.verbose) console.error('Gyorsítótár-előmelegítési hiba:', err);

@@ -22,6 +22,8 @@ export interface Reply {
 
 export class CacheClient {
   readonly frames: Frame[] = [];
+  /** The bytes of each binary frame as they arrived (zlib), for tests of the compressed stream itself. */
+  readonly zlibBytes = new WeakMap<Frame, Buffer>();
   closed = false;
   private waiters: (() => void)[] = [];
 
@@ -30,7 +32,9 @@ export class CacheClient {
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
       // pako 3 spells pako 2's `{to: 'string'}` as `{toText: true}`; the zlib stream is the same.
       const text = isBinary ? inflate(buf, { toText: true }) : buf.toString('utf8');
-      this.frames.push({ binary: isBinary, msg: JSON.parse(text) as Msg });
+      const frame: Frame = { binary: isBinary, msg: JSON.parse(text) as Msg };
+      if (isBinary) this.zlibBytes.set(frame, buf);
+      this.frames.push(frame);
       this.wake();
     });
     ws.on('close', () => {

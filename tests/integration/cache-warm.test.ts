@@ -2,10 +2,12 @@
  * A started server builds the newest notes' bundles and the newest contact lists' follows feeds once
  * (server/cache/warm.ts, issue 18), so its first requests find the caches full: after warming, a note
  * reply must read no note, counter or zap from the store, a follows feed no author's posts, and every
- * reply must be the same as one built from empty caches.
+ * reply must be the same as one built from empty caches. Then it answers a first screen's requests
+ * once and throws them away (server/cache/rehearse.ts), which must change no reply either.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hotCaches, KeyedLru } from '../../server/cache/hot-cache.ts';
+import { rehearseCommands } from '../../server/cache/rehearse.ts';
 import { warmHotCaches } from '../../server/cache/warm.ts';
 import type { CacheClient } from './cache-client.ts';
 import { startCacheServer, watchReads, type CacheTestServer, type StoreKind } from './cache-server.ts';
@@ -66,6 +68,16 @@ describe.each(['sqlite', 'postgres'] as const)('caches warmed at start (%s)', (s
     expect(feed.notices).toEqual([]);
     expect(postReads).toBe(0);
     expect(await replies()).toEqual(cold);
+  });
+
+  it('the rehearsal answers every command of a first screen, and leaves every reply as one built cold', async () => {
+    emptyCaches();
+    const cold = await replies();
+    emptyCaches();
+    // Two rounds of the seven requests; none may be refused, or that command's code stays cold.
+    expect(await rehearseCommands(srv.ctx, () => true, 14)).toEqual({ answered: 14, refused: 0 });
+    expect(await replies()).toEqual(cold);
+    expect(await rehearseCommands(srv.ctx, () => false)).toEqual({ answered: 0, refused: 0 });
   });
 
   it('a closing server stops the warming after its current page', async () => {

@@ -83,3 +83,17 @@ describe('Output', () => {
     expect(out.objects.map((o) => JSON.stringify(o))).toEqual([...byJson.keys()]);
   });
 });
+
+describe('Output with frozen objects', () => {
+  it('drops a frozen object exactly when its JSON repeats one already pushed, on every reuse', () => {
+    const hot = deepFreeze(event('05'.repeat(32), 'c'));
+    const stats = Object.freeze(synthetic(CacheKind.NOTE_STATS, { event_id: 'a', likes: 3 }));
+    const sameStats = Object.freeze(synthetic(CacheKind.NOTE_STATS, { event_id: 'a', likes: 3 }));
+    const otherStats = Object.freeze(synthetic(CacheKind.NOTE_STATS, { event_id: 'a', likes: 4 }));
+    for (let round = 0; round < 2; round++) {
+      const out = new Output();
+      for (const o of [hot, stats, referenced(hot), sameStats, hot, otherStats, { ...stats }, referenced(hot)]) out.push(o);
+      expect(out.objects).toEqual([hot, stats, referenced(hot), otherStats]);
+    }
+  });
+});
