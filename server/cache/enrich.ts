@@ -112,7 +112,9 @@ export function referenced(ev: NostrEvent): CacheObject {
  * every note of every page.
  */
 const statsObjects = new WeakMap<StatsRow, CacheObject>();
-const zapObjects = new WeakMap<ZapRow, CacheObject>();
+const zapObjects = new WeakMap<ZapFields, CacheObject>();
+/** A zap as the zaps table holds it (ZapRow, or a zap list's row, whose target may be a profile: null). */
+type ZapFields = Omit<ZapRow, 'target_event_id'> & { target_event_id: string | null };
 
 function noteStats(row: StatsRow): CacheObject {
   const make = () => synthetic(CacheKind.NOTE_STATS, { ...row, bookmarks: 0 });
@@ -122,7 +124,8 @@ function noteStats(row: StatsRow): CacheObject {
   return obj;
 }
 
-function zapInfo(z: ZapRow): CacheObject {
+/** A zap's 10000129 object; the one of a cached (frozen) row made once. */
+export function zapInfo(z: ZapFields): CacheObject {
   const make = () =>
     synthetic(CacheKind.ZAP_INFO, {
       event_id: z.target_event_id,

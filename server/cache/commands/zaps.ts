@@ -6,7 +6,7 @@ import { hiddenFor } from '../../moderation/hidden.ts';
 import type { Queryable, SqlValue } from '../../store/db.ts';
 import { CommandError, type Args } from '../args.ts';
 import { eventsByIds, followerCounts, profilesOf, replaceableOf, sqlMarks, type CacheObject } from '../data.ts';
-import { enrich, Output, range, synthetic, type FeedItem } from '../enrich.ts';
+import { enrich, Output, range, synthetic, zapInfo, type FeedItem } from '../enrich.ts';
 import type { Command } from '../registry.ts';
 import { targetOf } from './actions.ts';
 import { CacheKind } from '../../../core/kinds.ts';
@@ -86,16 +86,7 @@ export async function zapBundle(db: Queryable, zaps: Zap[], opts: ZapBundleOptio
     if (receipt) out.push(receipt as unknown as CacheObject);
     const target = z.target_event_id ? targets.get(z.target_event_id) : undefined;
     if (target) out.push(target as unknown as CacheObject);
-    out.push(
-      synthetic(CacheKind.ZAP_INFO, {
-        event_id: z.target_event_id,
-        created_at: z.created_at,
-        sender: z.sender,
-        receiver: z.receiver,
-        amount_sats: z.amount_sats,
-        zap_receipt_id: z.receipt_id,
-      }),
-    );
+    out.push(zapInfo(z));
   }
   const people = [...new Set(kept.flatMap((z) => [z.sender, z.receiver]))];
   const profiles = await profilesOf(db, people);
