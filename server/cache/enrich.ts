@@ -94,39 +94,36 @@ function flatKey(obj: CacheObject): string {
 }
 
 /**
- * A stored event as a referenced-event object. For a frozen (cached, hot-cache.ts) event the object
- * is made once and frozen too, so framing.ts encodes its text once for every reply that carries it.
+ * The reply object of a frozen (cached: hot-cache.ts, data.ts) row, made once and frozen too, so its
+ * JSON text (framing.ts) and dedup key (dedupKey) are made once for every reply that carries it instead
+ * of for every note of every page; a row not frozen gets a fresh object. A changed row is a new row
+ * object, so it gets a new reply object.
  */
-const referencedObjects = new WeakMap<NostrEvent, CacheObject>();
-
-export function referenced(ev: NostrEvent): CacheObject {
-  if (!Object.isFrozen(ev)) return synthetic(CacheKind.REFERENCED_EVENT, ev, { pubkey: ev.pubkey });
-  let obj = referencedObjects.get(ev);
-  if (!obj) referencedObjects.set(ev, (obj = Object.freeze(synthetic(CacheKind.REFERENCED_EVENT, ev, { pubkey: ev.pubkey }))));
+function madeOnce<Row extends object>(made: WeakMap<Row, CacheObject>, row: Row, make: () => CacheObject): CacheObject {
+  if (!Object.isFrozen(row)) return make();
+  let obj = made.get(row);
+  if (!obj) made.set(row, (obj = Object.freeze(make())));
   return obj;
 }
 
-/**
- * NOTE_STATS and ZAP_INFO objects of frozen (cached, data.ts) counter and zap rows, made once and
- * frozen, so their JSON text and dedup key are made once too (framing.ts, dedupKey) instead of for
- * every note of every page.
- */
+const referencedObjects = new WeakMap<NostrEvent, CacheObject>();
 const statsObjects = new WeakMap<StatsRow, CacheObject>();
 const zapObjects = new WeakMap<ZapFields, CacheObject>();
 /** A zap as the zaps table holds it (ZapRow, or a zap list's row, whose target may be a profile: null). */
 type ZapFields = Omit<ZapRow, 'target_event_id'> & { target_event_id: string | null };
 
-function noteStats(row: StatsRow): CacheObject {
-  const make = () => synthetic(CacheKind.NOTE_STATS, { ...row, bookmarks: 0 });
-  if (!Object.isFrozen(row)) return make();
-  let obj = statsObjects.get(row);
-  if (!obj) statsObjects.set(row, (obj = Object.freeze(make())));
-  return obj;
+/** A stored event as a referenced-event object. */
+export function referenced(ev: NostrEvent): CacheObject {
+  return madeOnce(referencedObjects, ev, () => synthetic(CacheKind.REFERENCED_EVENT, ev, { pubkey: ev.pubkey }));
 }
 
-/** A zap's 10000129 object; the one of a cached (frozen) row made once. */
+function noteStats(row: StatsRow): CacheObject {
+  return madeOnce(statsObjects, row, () => synthetic(CacheKind.NOTE_STATS, { ...row, bookmarks: 0 }));
+}
+
+/** A zap's 10000129 object. */
 export function zapInfo(z: ZapFields): CacheObject {
-  const make = () =>
+  return madeOnce(zapObjects, z, () =>
     synthetic(CacheKind.ZAP_INFO, {
       event_id: z.target_event_id,
       created_at: z.created_at,
@@ -134,11 +131,8 @@ export function zapInfo(z: ZapFields): CacheObject {
       receiver: z.receiver,
       amount_sats: z.amount_sats,
       zap_receipt_id: z.receipt_id,
-    });
-  if (!Object.isFrozen(z)) return make();
-  let obj = zapObjects.get(z);
-  if (!obj) zapObjects.set(z, (obj = Object.freeze(make())));
-  return obj;
+    }),
+  );
 }
 
 export function synthetic(kind: number, content: unknown, extra: CacheObject = {}): CacheObject {
