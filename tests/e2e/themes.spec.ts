@@ -75,14 +75,32 @@ test('on a wide screen the side navigation shows and the bottom navigation does 
   }
 });
 
+/**
+ * The side panel's box and its extra links' boxes, read in one script turn once the panel has a box.
+ * Read by two calls, the panel's box once came back null on a loaded CI machine although the links
+ * had just been visible.
+ */
+async function navLayout(page: Page): Promise<{ panel: DOMRect; links: DOMRect[] }> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const layout = await page.evaluate(() => {
+      const panel = document.querySelector('.side-nav')?.getBoundingClientRect();
+      const links = [...document.querySelectorAll('.nav-extra-link')].map((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+      return panel && panel.width > 0 && links.length > 0 ? { panel: panel.toJSON() as DOMRect, links } : null;
+    });
+    if (layout) return layout;
+    if (Date.now() > deadline) throw new Error('the side navigation and its links never had a box');
+    await page.waitForTimeout(50);
+  }
+}
+
 test('the links under the navigation stay whole in the icon-only navigation as on a wide screen', async ({ page }) => {
   for (const width of [1100, 1280]) {
     await page.setViewportSize({ width, height: 1100 });
     await page.goto(`${base()}/home`);
-    const links = page.locator('.nav-extra-link');
-    await expect(links.first()).toBeVisible();
-    const panel = (await page.locator('.side-nav').boundingBox())!;
-    for (const box of await links.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect))) {
+    await expect(page.locator('.nav-extra-link').first()).toBeVisible();
+    const { panel, links } = await navLayout(page);
+    for (const box of links) {
       // Inside the panel on both sides: at 1,100 px they used to run off its left edge.
       expect(box.left, `${width} px`).toBeGreaterThanOrEqual(panel.x);
       expect(box.right, `${width} px`).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
