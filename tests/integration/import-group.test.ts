@@ -253,6 +253,50 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [kateProfile.id])).toBeUndefined();
     });
 
+    // A pipelined group reads its actions' facts once, before its first event (action-facts.ts), and
+    // holds the action rows for multi-row statements: each answer must still be what the action's turn
+    // would read — targets the group writes or removes, refs it records, deletions and edited articles
+    // that take refs away or move them.
+    it("brings a group's action facts read up front to each action's turn", async () => {
+      const [lena, mia, nora] = [generateSecretKey(), generateSecretKey(), generateSecretKey()];
+      const l = getPublicKey(lena);
+      const at = (ago: number) => NOW - 300 + ago;
+      const old = sign(lena, { kind: 1, created_at: at(0), content: 'Régi jegyzet' });
+      const oldLike = sign(mia, { kind: 7, created_at: at(1), content: '+', tags: [['e', old.id], ['p', l]] });
+      const profile1 = sign(lena, { kind: 0, created_at: at(2), content: JSON.stringify({ name: 'lena' }) });
+      const article1 = sign(lena, { kind: 30023, created_at: at(3), tags: [['d', 'napló'], ['title', 'Első']], content: 'első' });
+      const articleLike = sign(mia, { kind: 7, created_at: at(4), content: '+', tags: [['e', article1.id], ['p', l]] });
+      const before = [old, oldLike, profile1, article1, articleLike];
+      // Second like of a note mia liked in an earlier call: the read's own answer scores nothing.
+      const oldAgain = sign(mia, { kind: 7, created_at: at(10), content: '❤', tags: [['e', old.id], ['p', l]] });
+      // A note of the group liked by two people, then nora takes hers back and likes it again: it scores again.
+      const fresh = sign(lena, { kind: 1, created_at: at(11), content: 'Friss jegyzet' });
+      const freshLikes = [nora, mia].map((key, i) => sign(key, { kind: 7, created_at: at(12 + i), content: '+', tags: [['e', fresh.id], ['p', l]] }));
+      const reply = sign(nora, { kind: 1, created_at: at(14), content: 'Válasz a friss jegyzetre', tags: [['e', fresh.id, '', 'root'], ['p', l]] });
+      // The profile's row goes when its next version comes: a like after that finds no row.
+      const profile2 = sign(lena, { kind: 0, created_at: at(15), content: JSON.stringify({ name: 'lena2' }) });
+      const likeGone = sign(nora, { kind: 7, created_at: at(16), content: '+', tags: [['e', profile1.id], ['p', l]] });
+      const unlike = sign(nora, { kind: 5, created_at: at(17), tags: [['e', freshLikes[0].id]] });
+      const freshLike3 = sign(nora, { kind: 7, created_at: at(18), content: '🤙', tags: [['e', fresh.id], ['p', l]] });
+      // The edited article takes over the old version's refs: mia's like on it is her second.
+      const article2 = sign(lena, { kind: 30023, created_at: at(19), tags: [['d', 'napló'], ['title', 'Második']], content: 'második' });
+      const articleLike2 = sign(mia, { kind: 7, created_at: at(20), content: '+', tags: [['e', article2.id], ['p', l]] });
+      const groupEvents = [oldAgain, fresh, ...freshLikes, reply, profile2, likeGone, unlike, freshLike3, article2, articleLike2];
+      const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
+      for (const ev of [...before, ...groupEvents]) expect((await one.importEvents([ev]))[0].ok).toBe(true);
+      const importer = createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW });
+      expect((await importer.importEvents(before)).map((r) => r.ok)).toEqual(before.map(() => true));
+      expect((await importer.importEvents(groupEvents)).map((r) => r.ok)).toEqual(groupEvents.map(() => true));
+      expect(await dump(grouped)).toEqual(await dump(single));
+
+      const stats = (id: string) => grouped.get<Record<string, number>>('SELECT likes, replies, score FROM event_stats WHERE event_id = ?', [id]);
+      const units = (weight: number) => Math.trunc((1e10 * weight) / 91);
+      expect(await stats(old.id)).toEqual({ likes: 2, replies: 0, score: units(1) });
+      expect(await stats(fresh.id)).toEqual({ likes: 2, replies: 1, score: 2 * units(1) + units(5) });
+      expect(await stats(profile1.id)).toEqual({ likes: 1, replies: 0, score: units(1) });
+      expect(await stats(article2.id)).toEqual({ likes: 2, replies: 0, score: units(1) });
+    });
+
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
       const notes = [0, 1].map((i) => sign(carol, { kind: 1, created_at: NOW - 30, content: `ütköző kulcs ${i}` }));
       // Another event's doc already holds each note's key and the next one (two events of one second

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable, SqlValue } from '../../server/store/db.ts';
 import { followsFeedItems } from '../../server/cache/follows-feed.ts';
+import { GROUP_FACTS } from '../../server/ingest/action-facts.ts';
 import { ARRIVALS } from '../../server/ingest/delete.ts';
 import { weighedInsert } from '../../server/ingest/index-hashtags.ts';
 import { actionFactsSql } from '../../server/ingest/scores.ts';
@@ -227,7 +228,7 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
   });
 
   // The statements a pipelined import sends instead of reads (a group's arrivals, the long-reply count in
-  // the search document insert, the hashtag weight in its insert, an action's facts) run for every event: each lookup in
+  // the search document insert, the hashtag weight in its insert, an action's facts, a group's action facts) run for every event: each lookup in
   // them must stay on an index in the generic plan, as the reads they replace did.
   it.runIf(store === 'postgres')("the pipelined import's statements read growing tables by index in their generic plans", async () => {
     const plans = await srv.ctx.db
@@ -249,13 +250,13 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
         const out = [];
         const statements = [
           PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING, ARRIVALS, weighedInsert(2),
-          actionFactsSql(['like'], true), actionFactsSql(['repost', 'quote'], false),
+          actionFactsSql(['like'], true), actionFactsSql(['repost', 'quote'], false), GROUP_FACTS,
         ];
         for (const sql of statements) out.push(await genericPlan(tx, sql));
         throw Object.assign(new Error('undo the filler rows'), { plans: out });
       })
       .catch((err: { plans?: string[][] }) => err.plans);
-    expect(plans).toHaveLength(6);
+    expect(plans).toHaveLength(7);
     for (const plan of plans!) expect(seqScans(plan)).toEqual([]);
   });
 
