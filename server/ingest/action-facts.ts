@@ -64,9 +64,13 @@ function foreseenTargets(event: NostrEvent): string[] {
   return out;
 }
 
-/** Reads the facts of a pipelined group's foreseeable actions (a no-op elsewhere). */
-export async function readGroupFacts(tx: Queryable, events: readonly NostrEvent[]): Promise<void> {
-  if (tx.dialect !== 'postgres' || !tx.insertLater) return;
+/**
+ * Reads the facts of a pipelined group's foreseeable actions (a no-op elsewhere). Returns the authors of
+ * the stored targets, the people those actions will most likely notify.
+ */
+export async function readGroupFacts(tx: Queryable, events: readonly NostrEvent[]): Promise<Set<string>> {
+  const authors = new Set<string>();
+  if (tx.dialect !== 'postgres' || !tx.insertLater) return authors;
   const asked: { i: number; target: string; actor: string; pubkey: string }[] = [];
   const keys = new Set<string>();
   for (const event of events) {
@@ -80,7 +84,7 @@ export async function readGroupFacts(tx: Queryable, events: readonly NostrEvent[
   }
   const facts: GroupFacts = { read: new Map(), written: new Map(), recorded: new Set(), acted: new Set() };
   groups.set(tx, facts);
-  if (asked.length === 0) return;
+  if (asked.length === 0) return authors;
   const rows = await tx.all<EventRow & { i: number; recorded: number | null; actions: string | null }>(GROUP_FACTS, [JSON.stringify(asked)]);
   for (const r of rows) {
     const a = asked[r.i];
@@ -89,7 +93,9 @@ export async function readGroupFacts(tx: Queryable, events: readonly NostrEvent[
       recorded: r.recorded != null,
       actions: new Set(r.actions ? r.actions.split(' ') : []),
     });
+    if (r.pubkey != null) authors.add(r.pubkey);
   }
+  return authors;
 }
 
 /**

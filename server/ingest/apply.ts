@@ -93,6 +93,11 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number, 
   return { ok: true, reason: '', visible: true, deleted };
 }
 
+/** The indexers' reads for a whole pipelined group, before its first event (Indexer.beforeGroup). */
+export async function readGroupAhead(tx: Queryable, events: readonly NostrEvent[], targetAuthors: ReadonlySet<string>): Promise<void> {
+  for (const indexer of INDEXERS) await indexer.beforeGroup?.(tx, events, targetAuthors);
+}
+
 /** Superseded article ids kept per address (read by the thread view and the article stats). */
 export const MAX_REPLACED_VERSIONS = 200;
 

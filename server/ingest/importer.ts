@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { ImportResult, Importer, NostrEvent } from '../context.ts';
 import { flush, type Database } from '../store/db.ts';
 import { readGroupFacts } from './action-facts.ts';
-import { applyEvent } from './apply.ts';
+import { applyEvent, readGroupAhead } from './apply.ts';
 import { arrivalsOf } from './delete.ts';
 import { isAcceptedKind } from './kinds.ts';
 import { inThreadVerifier, type Verifier } from './verify-pool.ts';
@@ -123,7 +123,9 @@ export function createImporter(deps: ImporterDeps): Importer {
           try {
             const events = group.map((g) => g.event);
             // Both reads go out in one write to the socket (see bindPipelined).
-            [known] = await Promise.all([arrivalsOf(tx, events), readGroupFacts(tx, events)]);
+            let targetAuthors: Set<string>;
+            [known, targetAuthors] = await Promise.all([arrivalsOf(tx, events), readGroupFacts(tx, events)]);
+            await readGroupAhead(tx, events, targetAuthors);
           } catch {
             throw new RetryPerEvent();
           }

@@ -253,11 +253,11 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [kateProfile.id])).toBeUndefined();
     });
 
-    // A pipelined group reads its actions' facts once, before its first event (action-facts.ts), and
-    // holds the action rows for multi-row statements: each answer must still be what the action's turn
-    // would read — targets the group writes or removes, refs it records, deletions and edited articles
-    // that take refs away or move them.
-    it("brings a group's action facts read up front to each action's turn", async () => {
+    // A pipelined group reads its actions' facts and its likely recipients' settings and mute lists once,
+    // before its first event (action-facts.ts, index-notifications.ts), and holds the action rows for
+    // multi-row statements: each answer must still be what the action's turn would read — targets the
+    // group writes or removes, refs it records, deletions and edited articles that take refs away or move them.
+    it("brings a group's facts read up front to each action's turn", async () => {
       const [lena, mia, nora] = [generateSecretKey(), generateSecretKey(), generateSecretKey()];
       const l = getPublicKey(lena);
       const at = (ago: number) => NOW - 300 + ago;
@@ -266,7 +266,13 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       const profile1 = sign(lena, { kind: 0, created_at: at(2), content: JSON.stringify({ name: 'lena' }) });
       const article1 = sign(lena, { kind: 30023, created_at: at(3), tags: [['d', 'napló'], ['title', 'Első']], content: 'első' });
       const articleLike = sign(mia, { kind: 7, created_at: at(4), content: '+', tags: [['e', article1.id], ['p', l]] });
-      const before = [old, oldLike, profile1, article1, articleLike];
+      // lena mutes mia and turns reply notifications off before the group: the group reads both up front.
+      const mute = sign(lena, { kind: 10000, created_at: at(0), tags: [['p', getPublicKey(mia)]] });
+      const settings = sign(lena, { kind: 30078, created_at: at(0), tags: [['d', 'Strucc']], content: JSON.stringify({ notifications: { YOUR_POST_WAS_REPLIED_TO: false } }) });
+      for (const db of [grouped, single]) {
+        await db.run('INSERT INTO app_settings (pubkey, event, updated_at) VALUES (?, ?, ?)', [l, JSON.stringify(settings), NOW]);
+      }
+      const before = [mute, old, oldLike, profile1, article1, articleLike];
       // Second like of a note mia liked in an earlier call: the read's own answer scores nothing.
       const oldAgain = sign(mia, { kind: 7, created_at: at(10), content: '❤', tags: [['e', old.id], ['p', l]] });
       // A note of the group liked by two people, then nora takes hers back and likes it again: it scores again.
@@ -295,6 +301,9 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       expect(await stats(fresh.id)).toEqual({ likes: 2, replies: 1, score: 2 * units(1) + units(5) });
       expect(await stats(profile1.id)).toEqual({ likes: 1, replies: 0, score: units(1) });
       expect(await stats(article2.id)).toEqual({ likes: 2, replies: 0, score: units(1) });
+      // Of the group's actions on her posts only nora's likes reach lena (the first one taken back).
+      const told = await grouped.all<{ source_id: string }>('SELECT DISTINCT source_id FROM notifications WHERE pubkey = ?', [l]);
+      expect(told.map((r) => r.source_id)).toEqual([freshLike3.id]);
     });
 
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {
