@@ -16,8 +16,6 @@ import { isHex64 } from './verify.ts';
  * move to the new version) are not followed: after one, every action of the group reads in its turn.
  */
 interface StoredFacts {
-  /** The target's events row when the group began (null: none). */
-  row: NostrEvent | null;
   /** This acting event was recorded on the target. */
   recorded: boolean;
   /** Actions its author had recorded on the target. */
@@ -27,6 +25,11 @@ interface StoredFacts {
 interface GroupFacts {
   /** By factKey(target, acting event id, its author). */
   read: Map<string, StoredFacts>;
+  /**
+   * events rows when the group began (null: none): every foreseen target, and the posts those targets
+   * quote by id, which the notification indexer reads for each action on them (notification-sources.ts).
+   */
+  rows: Map<string, NostrEvent | null>;
   /** events rows the group wrote (null: removed) since the facts were read. */
   written: Map<string, NostrEvent | null>;
   /** factKey(target, acting event, author) of the refs the group recorded. */
@@ -65,12 +68,12 @@ function foreseenTargets(event: NostrEvent): string[] {
 }
 
 /**
- * Reads the facts of a pipelined group's foreseeable actions (a no-op elsewhere). Returns the authors of
- * the stored targets, the people those actions will most likely notify.
+ * Reads the facts of a pipelined group's foreseeable actions (a no-op elsewhere). Returns the stored
+ * events it read (the targets and the posts they quote): their authors and the people they mention are
+ * whom those actions will most likely notify.
  */
-export async function readGroupFacts(tx: Queryable, events: readonly NostrEvent[]): Promise<Set<string>> {
-  const authors = new Set<string>();
-  if (tx.dialect !== 'postgres' || !tx.insertLater) return authors;
+export async function readGroupFacts(tx: Queryable, events: readonly NostrEvent[]): Promise<NostrEvent[]> {
+  if (tx.dialect !== 'postgres' || !tx.insertLater) return [];
   const asked: { i: number; target: string; actor: string; pubkey: string }[] = [];
   const keys = new Set<string>();
   for (const event of events) {
@@ -82,21 +85,41 @@ export async function readGroupFacts(tx: Queryable, events: readonly NostrEvent[
       asked.push({ i: asked.length, target, actor: event.id, pubkey: event.pubkey });
     }
   }
-  const facts: GroupFacts = { read: new Map(), written: new Map(), recorded: new Set(), acted: new Set() };
+  const facts: GroupFacts = { read: new Map(), rows: new Map(), written: new Map(), recorded: new Set(), acted: new Set() };
   groups.set(tx, facts);
-  if (asked.length === 0) return authors;
+  if (asked.length === 0) return [];
   const rows = await tx.all<EventRow & { i: number; recorded: number | null; actions: string | null }>(GROUP_FACTS, [JSON.stringify(asked)]);
+  const stored: NostrEvent[] = [];
   for (const r of rows) {
     const a = asked[r.i];
-    facts.read.set(factKey(a.target, a.actor, a.pubkey), {
-      row: r.id == null ? null : toEvent(r),
-      recorded: r.recorded != null,
-      actions: new Set(r.actions ? r.actions.split(' ') : []),
-    });
-    if (r.pubkey != null) authors.add(r.pubkey);
+    facts.read.set(factKey(a.target, a.actor, a.pubkey), { recorded: r.recorded != null, actions: new Set(r.actions ? r.actions.split(' ') : []) });
+    if (facts.rows.has(a.target)) continue;
+    const row = r.id == null ? null : toEvent(r);
+    facts.rows.set(a.target, row);
+    if (row) stored.push(row);
   }
-  return authors;
+  // The posts the targets quote by id (quotedPosts reads them for every action on such a target).
+  const quoted = new Set<string>();
+  for (const target of stored) {
+    for (const ref of quotedRefs(target, REPLY_KINDS.has(target.kind) ? replyInfo(target) : null)) {
+      if (ref.type === 'e' && ref.value !== target.id && !facts.rows.has(ref.value)) quoted.add(ref.value);
+    }
+  }
+  if (quoted.size > 0) {
+    for (const id of quoted) facts.rows.set(id, null);
+    const found = await tx.all<EventRow>(EVENTS_BY_ID, [JSON.stringify([...quoted].map((id) => ({ id })))]);
+    for (const r of found) {
+      const row = toEvent(r);
+      facts.rows.set(r.id, row);
+      stored.push(row);
+    }
+  }
+  return stored;
 }
+
+/** Stored events by id, as LATERAL probes of the primary key. */
+export const EVENTS_BY_ID = `SELECT ${EVENT_COLS} FROM json_to_recordset(?::json) AS a(id TEXT)
+  JOIN LATERAL (SELECT ${EVENT_COLS} FROM events e WHERE e.id = a.id LIMIT 1) e ON TRUE`;
 
 /**
  * The facts of every foreseen pair: the target's row, and the two probes of actionFactsSql, in one
@@ -123,12 +146,22 @@ export function groupFactsOf(
   const key = factKey(target, actor.id, actor.pubkey);
   const f = g?.read.get(key);
   if (!g || !f) return undefined;
-  const row = g.written.has(target) ? g.written.get(target)! : f.row;
+  const row = groupEventRow(tx, target) ?? null;
   return {
     stored: row ?? undefined,
     recorded: f.recorded || g.recorded.has(key),
     earlier: scoreGroup.some((a) => f.actions.has(a) || g.acted.has(actedKey(target, actor.pubkey, a))),
   };
+}
+
+/**
+ * The events row of `id` as it stands now, when the group's reads hold it (null: no such row);
+ * undefined when they do not (it is then read as before).
+ */
+export function groupEventRow(tx: Queryable, id: string): NostrEvent | null | undefined {
+  const g = groups.get(tx);
+  if (!g) return undefined;
+  return g.written.has(id) ? g.written.get(id) : g.rows.get(id);
 }
 
 /** recordAction wrote a ref of `actor` on `target`. */

@@ -94,8 +94,8 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number, 
 }
 
 /** The indexers' reads for a whole pipelined group, before its first event (Indexer.beforeGroup). */
-export async function readGroupAhead(tx: Queryable, events: readonly NostrEvent[], targetAuthors: ReadonlySet<string>): Promise<void> {
-  for (const indexer of INDEXERS) await indexer.beforeGroup?.(tx, events, targetAuthors);
+export async function readGroupAhead(tx: Queryable, events: readonly NostrEvent[], stored: readonly NostrEvent[]): Promise<void> {
+  for (const indexer of INDEXERS) await indexer.beforeGroup?.(tx, events, stored);
 }
 
 /** Superseded article ids kept per address (read by the thread view and the article stats). */

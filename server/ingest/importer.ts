@@ -123,9 +123,9 @@ export function createImporter(deps: ImporterDeps): Importer {
           try {
             const events = group.map((g) => g.event);
             // Both reads go out in one write to the socket (see bindPipelined).
-            let targetAuthors: Set<string>;
-            [known, targetAuthors] = await Promise.all([arrivalsOf(tx, events), readGroupFacts(tx, events)]);
-            await readGroupAhead(tx, events, targetAuthors);
+            let stored: NostrEvent[];
+            [known, stored] = await Promise.all([arrivalsOf(tx, events), readGroupFacts(tx, events)]);
+            await readGroupAhead(tx, events, stored);
           } catch {
             throw new RetryPerEvent();
           }

@@ -129,19 +129,23 @@ async function recipientRows(tx: Queryable, recipients: string[]): Promise<Map<s
 
 /**
  * The settings and mute lists of a pipelined group's likely recipients (PostgreSQL), read in one statement
- * before its first event: the people its events p-tag or mention in their text and the authors of the
- * targets its actions name (`targetAuthors`, from action-facts.ts). Read lazily, a note's recipients
- * cost an awaited read each (12,000 in the bench's notes), and the mute list's read named `events`,
- * which sent the group's held events rows a statement at a time. The same rows as recipientRows reads
- * at the first need (the group's own mute lists and deletions drop them alike); recipients not foreseen
- * are read then.
+ * before its first event: the people its events p-tag or mention in their text, and the authors of the
+ * stored events its actions name (`stored`, from action-facts.ts) and the people those mention. Read
+ * lazily, a note's recipients cost an awaited read each (12,000 in the bench's notes), and the mute
+ * list's read named `events`, which sent the group's held events rows a statement at a time. The same
+ * rows as recipientRows reads at the first need (the group's own mute lists and deletions drop them
+ * alike); recipients not foreseen are read then.
  */
-async function readGroupRecipients(tx: Queryable, events: readonly NostrEvent[], targetAuthors: Iterable<string>): Promise<void> {
+async function readGroupRecipients(tx: Queryable, events: readonly NostrEvent[], stored: readonly NostrEvent[]): Promise<void> {
   if (tx.dialect !== 'postgres' || !tx.insertLater) return;
-  const pubkeys = new Set<string>(targetAuthors);
+  const pubkeys = new Set<string>();
   for (const ev of events) {
     for (const t of ev.tags) if (t[0] === 'p' && isHex64(t[1])) pubkeys.add(t[1]);
     if (MENTIONING_KINDS.has(ev.kind)) for (const pk of extractRefs(ev).pubkeys) pubkeys.add(pk);
+  }
+  for (const ev of stored) {
+    pubkeys.add(ev.pubkey);
+    for (const pk of extractRefs(ev).pubkeys) pubkeys.add(pk);
   }
   if (pubkeys.size === 0) return;
   const asked = [...pubkeys].map((pubkey) => ({ pubkey }));
@@ -248,5 +252,5 @@ export const notificationIndexer: Indexer = {
   name: 'notifications',
   onEvent: (tx, ev) => onEvent(tx, ev),
   onDelete: (tx, id) => onDelete(tx, id),
-  beforeGroup: (tx, events, targetAuthors) => readGroupRecipients(tx, events, targetAuthors),
+  beforeGroup: (tx, events, stored) => readGroupRecipients(tx, events, stored),
 };

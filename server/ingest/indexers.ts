@@ -22,9 +22,9 @@ export interface Indexer {
   onDelete?(tx: Queryable, deletedId: string, now: number): Promise<void>;
   /**
    * Before a pipelined group's first event (PostgreSQL): reads what the indexer will most likely need
-   * for the whole group at once. `targetAuthors`: authors of the stored events the group's actions name.
+   * for the whole group at once. `stored`: stored events the group's actions name, and the posts they quote.
    */
-  beforeGroup?(tx: Queryable, events: readonly NostrEvent[], targetAuthors: ReadonlySet<string>): Promise<void>;
+  beforeGroup?(tx: Queryable, events: readonly NostrEvent[], stored: readonly NostrEvent[]): Promise<void>;
 }
 
 /** Each feature appends its indexer here. */

@@ -6,6 +6,7 @@ import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NostrEvent } from '../../server/context.ts';
 import { createImporter } from '../../server/ingest/importer.ts';
+import { N } from '../../server/ingest/notification-types.ts';
 import { docKey } from '../../server/search/tokens.ts';
 import type { Database } from '../../server/store/db.ts';
 import { openPostgres } from '../../server/store/postgres.ts';
@@ -272,7 +273,11 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       for (const db of [grouped, single]) {
         await db.run('INSERT INTO app_settings (pubkey, event, updated_at) VALUES (?, ?, ?)', [l, JSON.stringify(settings), NOW]);
       }
-      const before = [mute, old, oldLike, profile1, article1, articleLike];
+      // mia's note quotes one of nora's that arrives only in the group, before lena likes mia's note: nora
+      // hears of the like on a post quoting hers.
+      const quoted = sign(nora, { kind: 1, created_at: at(5), content: 'Idézett jegyzet' });
+      const quoter = sign(mia, { kind: 1, created_at: at(6), content: 'Ezt olvasd', tags: [['q', quoted.id]] });
+      const before = [mute, old, oldLike, profile1, article1, articleLike, quoter];
       // Second like of a note mia liked in an earlier call: the read's own answer scores nothing.
       const oldAgain = sign(mia, { kind: 7, created_at: at(10), content: '❤', tags: [['e', old.id], ['p', l]] });
       // A note of the group liked by two people, then nora takes hers back and likes it again: it scores again.
@@ -287,7 +292,8 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       // The edited article takes over the old version's refs: mia's like on it is her second.
       const article2 = sign(lena, { kind: 30023, created_at: at(19), tags: [['d', 'napló'], ['title', 'Második']], content: 'második' });
       const articleLike2 = sign(mia, { kind: 7, created_at: at(20), content: '+', tags: [['e', article2.id], ['p', l]] });
-      const groupEvents = [oldAgain, fresh, ...freshLikes, reply, profile2, likeGone, unlike, freshLike3, article2, articleLike2];
+      const likeQuoter = sign(lena, { kind: 7, created_at: at(21), content: '+', tags: [['e', quoter.id], ['p', getPublicKey(mia)]] });
+      const groupEvents = [oldAgain, fresh, ...freshLikes, reply, profile2, likeGone, quoted, unlike, freshLike3, article2, articleLike2, likeQuoter];
       const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
       for (const ev of [...before, ...groupEvents]) expect((await one.importEvents([ev]))[0].ok).toBe(true);
       const importer = createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW });
@@ -304,6 +310,8 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       // Of the group's actions on her posts only nora's likes reach lena (the first one taken back).
       const told = await grouped.all<{ source_id: string }>('SELECT DISTINCT source_id FROM notifications WHERE pubkey = ?', [l]);
       expect(told.map((r) => r.source_id)).toEqual([freshLike3.id]);
+      const toNora = await grouped.all<{ type: number }>('SELECT type FROM notifications WHERE pubkey = ? AND source_id = ?', [getPublicKey(nora), likeQuoter.id]);
+      expect(toNora.map((r) => r.type)).toEqual([N.QUOTING_POST_LIKED]);
     });
 
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {

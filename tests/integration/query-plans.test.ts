@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable, SqlValue } from '../../server/store/db.ts';
 import { followsFeedItems } from '../../server/cache/follows-feed.ts';
-import { GROUP_FACTS } from '../../server/ingest/action-facts.ts';
+import { EVENTS_BY_ID, GROUP_FACTS } from '../../server/ingest/action-facts.ts';
 import { ARRIVALS } from '../../server/ingest/delete.ts';
 import { weighedInsert } from '../../server/ingest/index-hashtags.ts';
 import { GROUP_RECIPIENTS } from '../../server/ingest/recipients-sql.ts';
@@ -255,13 +255,13 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
         const statements = [
           PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING, ARRIVALS, weighedInsert(2),
           actionFactsSql(['like'], true), actionFactsSql(['repost', 'quote'], false), GROUP_FACTS,
-          GROUP_RECIPIENTS,
+          GROUP_RECIPIENTS, EVENTS_BY_ID,
         ];
         for (const sql of statements) out.push(await genericPlan(tx, sql));
         throw Object.assign(new Error('undo the filler rows'), { plans: out });
       })
       .catch((err: { plans?: string[][] }) => err.plans);
-    expect(plans).toHaveLength(8);
+    expect(plans).toHaveLength(9);
     for (const plan of plans!) expect(seqScans(plan)).toEqual([]);
   });
 
