@@ -1,13 +1,14 @@
 import type { NostrEvent } from '../context.ts';
 import type { Queryable, SqlValue } from '../store/db.ts';
 import { insertRows, rowInsert, write, writeRows } from '../store/db.ts';
+import { dropGroupFacts, noteEventRow } from './action-facts.ts';
 import { forgetContactList, recordContactList } from './contact-history.ts';
 import { applyDeletion, arrivalOf, type Arrival } from './delete.ts';
 import { INDEXERS } from './indexers.ts';
 import { hasPointer, parseAddress, pointerD, POST_KINDS, REPLY_KINDS, ZAPPABLE_KINDS } from './kinds.ts';
 import { rememberPost, writtenPost } from './post-rows.ts';
 import { hasMedia, quotedRefs, replyInfo, type Ref } from './replies.ts';
-import { recordAction, statsWrittenInGroup } from './scores.ts';
+import { mergeStats, recordAction, STATS_UPSERT, statsWrittenInGroup } from './scores.ts';
 import { forgetTargets } from './target-rows.ts';
 import { isHex64 } from './verify.ts';
 import { parseZapReceipt } from './zaps.ts';
@@ -60,13 +61,16 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number, 
   const row = [event.id, event.pubkey, event.created_at, event.kind, JSON.stringify(event.tags), event.content, event.sig, now];
   // A pipelined group (PostgreSQL) holds the row for one multi-row statement with the next events' rows,
   // sent before the first statement that names events (insertRows): ~4 rows a statement in the bench mix.
-  if (tx.insertLater) tx.insertLater(EVENTS_INSERT, row);
-  else await write(tx, 'INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', row);
+  if (tx.insertLater) {
+    tx.insertLater(EVENTS_INSERT, row);
+    noteEventRow(tx, event.id, event);
+  } else await write(tx, 'INSERT INTO events (id, pubkey, created_at, kind, tags, content, sig, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', row);
 
   await insertTags(tx, event);
 
   let deleted: string[] = [];
   if (event.kind === 5) {
+    dropGroupFacts(tx);
     deleted = await applyDeletion(tx, event);
     for (const id of deleted) await forgetContactList(tx, id);
   }
@@ -83,9 +87,15 @@ export async function applyEvent(tx: Queryable, event: NostrEvent, now: number, 
   // Only now: indexers diff the new version against the one it replaced (index-followers.ts).
   if (replaced) {
     await write(tx, 'DELETE FROM events WHERE id = ?', [replaced]);
+    noteEventRow(tx, replaced, null);
     if (POST_KINDS.has(event.kind)) await keepVersionId(tx, event, replaced, replacedAt);
   }
   return { ok: true, reason: '', visible: true, deleted };
+}
+
+/** The indexers' reads for a whole pipelined group, before its first event (Indexer.beforeGroup). */
+export async function readGroupAhead(tx: Queryable, events: readonly NostrEvent[], stored: readonly NostrEvent[]): Promise<void> {
+  for (const indexer of INDEXERS) await indexer.beforeGroup?.(tx, events, stored);
 }
 
 /** Superseded article ids kept per address (read by the thread view and the article stats). */
@@ -107,11 +117,6 @@ async function keepVersionId(tx: Queryable, event: NostrEvent, replaced: string,
 }
 
 const EVENTS_INSERT = rowInsert('events', ['id', 'pubkey', 'created_at', 'kind', 'tags', 'content', 'sig', 'imported_at']);
-const EVENT_STATS_UPSERT = rowInsert(
-  'event_stats',
-  ['event_id', 'author', 'created_at', 'kind'],
-  'ON CONFLICT (event_id) DO UPDATE SET author = excluded.author, created_at = excluded.created_at, kind = excluded.kind',
-);
 const EVENT_TAGS = rowInsert('event_tags', ['event_id', 'name', 'value', 'kind', 'created_at']);
 
 /**
@@ -169,7 +174,7 @@ async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced
   // Counters may already hold actions that arrived before this event: keep them, fill in who and when.
   // Held in a pipelined group, as the events row (its key is the event's id, once per group).
   const stats = [event.id, event.pubkey, event.created_at, event.kind];
-  if (tx.insertLater) tx.insertLater(EVENT_STATS_UPSERT, stats, event.id);
+  if (tx.insertLater) tx.insertLater(STATS_UPSERT, [...stats, 0, 0, 0, 0, 0, 0, 0], event.id, mergeStats);
   else await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind) VALUES (?, ?, ?, ?)
      ON CONFLICT (event_id) DO UPDATE SET author = excluded.author, created_at = excluded.created_at, kind = excluded.kind`,
@@ -195,6 +200,8 @@ async function applyPost(tx: Queryable, event: NostrEvent, now: number, replaced
  * engagement, so counters, scores, viewer flags and zaps follow the address.
  */
 async function carryOver(tx: Queryable, oldId: string, newId: string): Promise<void> {
+  // Moves the old version's action refs: a group's facts read before (action-facts.ts) no longer hold.
+  dropGroupFacts(tx);
   const old = await tx.get<Record<string, number>>(
     'SELECT likes, replies, mentions, reposts, zaps, satszapped, score, score24h FROM event_stats WHERE event_id = ?',
     [oldId],

@@ -1,7 +1,8 @@
 import type { EventEmitter } from 'node:events';
 import type { ImportResult, Importer, NostrEvent } from '../context.ts';
 import { flush, type Database } from '../store/db.ts';
-import { applyEvent } from './apply.ts';
+import { readGroupFacts } from './action-facts.ts';
+import { applyEvent, readGroupAhead } from './apply.ts';
 import { arrivalsOf } from './delete.ts';
 import { isAcceptedKind } from './kinds.ts';
 import { inThreadVerifier, type Verifier } from './verify-pool.ts';
@@ -120,7 +121,11 @@ export function createImporter(deps: ImporterDeps): Importer {
         let known: Awaited<ReturnType<typeof arrivalsOf>> = [];
         if (!perEvent) {
           try {
-            known = await arrivalsOf(tx, group.map((g) => g.event));
+            const events = group.map((g) => g.event);
+            // Both reads go out in one write to the socket (see bindPipelined).
+            let stored: NostrEvent[];
+            [known, stored] = await Promise.all([arrivalsOf(tx, events), readGroupFacts(tx, events)]);
+            await readGroupAhead(tx, events, stored);
           } catch {
             throw new RetryPerEvent();
           }

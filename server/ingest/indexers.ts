@@ -20,6 +20,11 @@ export interface Indexer {
   name: string;
   onEvent(tx: Queryable, event: NostrEvent, now: number): Promise<void>;
   onDelete?(tx: Queryable, deletedId: string, now: number): Promise<void>;
+  /**
+   * Before a pipelined group's first event (PostgreSQL): reads what the indexer will most likely need
+   * for the whole group at once. `stored`: stored events the group's actions name, and the posts they quote.
+   */
+  beforeGroup?(tx: Queryable, events: readonly NostrEvent[], stored: readonly NostrEvent[]): Promise<void>;
 }
 
 /** Each feature appends its indexer here. */

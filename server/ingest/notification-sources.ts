@@ -6,6 +6,7 @@ import { eventsByIds } from '../cache/data.ts';
 import { extractRefs } from '../cache/refs.ts';
 import type { NostrEvent } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
+import { groupEventRow } from './action-facts.ts';
 import { postParent, resolveRef } from './apply.ts';
 import { previousContactList } from './index-followers.ts';
 import { parseAddress, REPLY_KINDS } from './kinds.ts';
@@ -59,7 +60,16 @@ async function quotedPosts(tx: Queryable, post: NostrEvent): Promise<NostrEvent[
     const id = await resolveRef(tx, ref);
     if (id && id !== post.id) ids.add(id);
   }
-  return [...(await eventsByIds(tx, ids)).values()];
+  // A pipelined group read the posts its actions' targets quote (action-facts.ts); the rest are read here.
+  const known = [...ids].map((id) => groupEventRow(tx, id));
+  const missing = [...ids].filter((_, i) => known[i] === undefined);
+  const loaded = missing.length > 0 ? await eventsByIds(tx, missing) : undefined;
+  const out: NostrEvent[] = [];
+  [...ids].forEach((id, i) => {
+    const ev = known[i] === undefined ? loaded?.get(id) : known[i];
+    if (ev) out.push(ev);
+  });
+  return out;
 }
 
 /**
@@ -94,7 +104,9 @@ async function actionOn(
 /** The stored event `id`; `actor`: the acting event whose recordAction may have read it already (target-rows.ts). */
 async function eventById(tx: Queryable, id: string | null | undefined, actor?: NostrEvent): Promise<NostrEvent | undefined> {
   if (!id || !isHex64(id)) return undefined;
-  const read = actor ? readTarget(actor, id) : undefined;
+  // What recordAction read for `actor`, else what the pipelined group read (action-facts.ts), else a read.
+  let read = actor ? readTarget(actor, id) : undefined;
+  if (read === undefined) read = groupEventRow(tx, id);
   if (read !== undefined) return read ?? undefined;
   return (await eventsByIds(tx, [id])).get(id);
 }

@@ -1,7 +1,8 @@
 import { rowsChanged } from '../cache/hot-cache.ts';
 import type { NostrEvent } from '../context.ts';
-import type { Database, Queryable } from '../store/db.ts';
-import { write } from '../store/db.ts';
+import type { Database, Queryable, RowInsert, SqlValue } from '../store/db.ts';
+import { rowInsert, write } from '../store/db.ts';
+import { groupFactsOf, noteRecorded } from './action-facts.ts';
 import { EVENT_COLS, toEvent, type EventRow } from '../cache/data.ts';
 import { POST_KINDS } from './kinds.ts';
 import { rememberTarget } from './target-rows.ts';
@@ -100,30 +101,53 @@ export async function recordAction(
   postsOnly = false,
 ): Promise<void> {
   const group = SCORE_GROUP[action];
-  const facts = await tx.get<Partial<EventRow> & { recorded: unknown; earlier: unknown }>(actionFactsSql(group, postsOnly), [
-    target, actor.id, target, actor.pubkey, ...group, ...(postsOnly ? [target] : []),
-  ]);
-  if (postsOnly) {
-    const stored = facts?.id == null ? undefined : toEvent(facts as EventRow);
-    rememberTarget(actor, target, stored);
-    if (stored && !POST_KINDS.has(stored.kind)) return;
+  // A pipelined group read the facts of its foreseeable actions up front (action-facts.ts).
+  const known = postsOnly ? groupFactsOf(tx, target, actor, group) : undefined;
+  let recorded: boolean;
+  let earlier: boolean;
+  if (known) {
+    rememberTarget(actor, target, known.stored);
+    if (known.stored && !POST_KINDS.has(known.stored.kind)) return;
+    ({ recorded, earlier } = known);
+  } else {
+    const facts = await tx.get<Partial<EventRow> & { recorded: unknown; earlier: unknown }>(actionFactsSql(group, postsOnly), [
+      target, actor.id, target, actor.pubkey, ...group, ...(postsOnly ? [target] : []),
+    ]);
+    if (postsOnly) {
+      const stored = facts?.id == null ? undefined : toEvent(facts as EventRow);
+      rememberTarget(actor, target, stored);
+      if (stored && !POST_KINDS.has(stored.kind)) return;
+    }
+    recorded = facts?.recorded != null;
+    earlier = facts?.earlier != null;
   }
-  if (facts?.recorded != null) return;
-  const score = facts?.earlier != null ? 0 : scoreUnits(actionWeight(action, actor.content));
+  if (recorded) return;
+  const score = earlier ? 0 : scoreUnits(actionWeight(action, actor.content));
   const age = now - actor.created_at;
   const score24h = score > 0 && age < DAY ? score : 0;
+  const counter = COUNTER[action];
+  const flag = FLAG[action];
+  if (tx.insertLater) {
+    // A pipelined group holds these rows for its multi-row statements (insertRows): nothing between
+    // here and the group's end reads the tables without naming them, which sends the held rows first.
+    noteRecorded(tx, target, actor, action);
+    let mine = statsWritten.get(tx);
+    if (!mine) statsWritten.set(tx, (mine = new Set()));
+    mine.add(target);
+    tx.insertLater(ACTION_REFS_INSERT, [target, actor.id, actor.pubkey, actor.kind, actor.created_at, action, score]);
+    const counts = [0, 0, 0, 0];
+    counts[STATS_COUNTERS.indexOf(counter)] = 1;
+    tx.insertLater(STATS_UPSERT, [target, '', 0, 0, ...counts, sats, score, score24h], target, mergeStats);
+    if (score24h > 0) tx.insertLater(SCORE_EXPIRY_INSERT, [target, actor.id, score24h, actor.created_at + DAY]);
+    if (flag) tx.insertLater(flagUpsert(flag), [target, actor.pubkey, 1], `${target} ${actor.pubkey}`, (held) => held);
+    return;
+  }
 
   await write(tx,
     `INSERT INTO event_action_refs (event_id, ref_event_id, ref_pubkey, ref_kind, ref_created_at, action, score)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [target, actor.id, actor.pubkey, actor.kind, actor.created_at, action, score],
   );
-  const counter = COUNTER[action];
-  if (tx.insertLater) {
-    let mine = statsWritten.get(tx);
-    if (!mine) statsWritten.set(tx, (mine = new Set()));
-    mine.add(target);
-  }
   await write(tx,
     `INSERT INTO event_stats (event_id, author, created_at, kind, ${counter}, satszapped, score, score24h)
      VALUES (?, '', 0, 0, 1, ?, ?, ?)
@@ -139,7 +163,6 @@ export async function recordAction(
       actor.created_at + DAY,
     ]);
   }
-  const flag = FLAG[action];
   if (flag) {
     await write(tx,
       `INSERT INTO event_actions (event_id, pubkey, ${flag}) VALUES (?, ?, 1)
@@ -147,6 +170,46 @@ export async function recordAction(
       [target, actor.pubkey],
     );
   }
+}
+
+const ACTION_REFS_INSERT = rowInsert('event_action_refs', ['event_id', 'ref_event_id', 'ref_pubkey', 'ref_kind', 'ref_created_at', 'action', 'score']);
+const SCORE_EXPIRY_INSERT = rowInsert('score_expiry', ['event_id', 'ref_event_id', 'change', 'expire_at']);
+
+/** The counters an action moves, in STATS_UPSERT's order. */
+const STATS_COUNTERS = ['likes', 'replies', 'reposts', 'zaps'] as const;
+const STATS_SUMS = [...STATS_COUNTERS, 'satszapped', 'score', 'score24h'];
+
+/**
+ * One upsert for both kinds of event_stats row of a pipelined group, so a post's row and the actions on
+ * posts share its multi-row statements: a post's row (author set) fills in who and when and adds
+ * nothing; an action's (author '') keeps who and when and adds its counts. The same as the two
+ * statements recordAction and applyPost send elsewhere, one after the other.
+ */
+export const STATS_UPSERT = rowInsert(
+  'event_stats',
+  ['event_id', 'author', 'created_at', 'kind', ...STATS_SUMS],
+  `ON CONFLICT (event_id) DO UPDATE SET
+     author = CASE WHEN excluded.author = '' THEN event_stats.author ELSE excluded.author END,
+     created_at = CASE WHEN excluded.author = '' THEN event_stats.created_at ELSE excluded.created_at END,
+     kind = CASE WHEN excluded.author = '' THEN event_stats.kind ELSE excluded.kind END,
+     ${STATS_SUMS.map((c) => `${c} = event_stats.${c} + excluded.${c}`).join(', ')}`,
+);
+
+/** One STATS_UPSERT row that leaves what `held` and then `next` would (PostgreSQL meets a key once per statement). */
+export function mergeStats(held: SqlValue[], next: SqlValue[]): SqlValue[] {
+  const who = next[1] === '' ? held.slice(0, 4) : next.slice(0, 4);
+  return [...who, ...held.slice(4).map((v, i) => Number(v) + Number(next[4 + i]))];
+}
+
+const flagUpserts = new Map<string, RowInsert>();
+/** event_actions rows setting `flag`: a repeated key sets it again, so the held row stands for both. */
+function flagUpsert(flag: string): RowInsert {
+  let insert = flagUpserts.get(flag);
+  if (!insert) {
+    insert = rowInsert('event_actions', ['event_id', 'pubkey', flag], `ON CONFLICT (event_id, pubkey) DO UPDATE SET ${flag} = 1`);
+    flagUpserts.set(flag, insert);
+  }
+  return insert;
 }
 
 interface RefRow {

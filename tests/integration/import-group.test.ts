@@ -6,6 +6,7 @@ import { generateSecretKey, getPublicKey, type EventTemplate } from 'nostr-tools
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NostrEvent } from '../../server/context.ts';
 import { createImporter } from '../../server/ingest/importer.ts';
+import { N } from '../../server/ingest/notification-types.ts';
 import { docKey } from '../../server/search/tokens.ts';
 import type { Database } from '../../server/store/db.ts';
 import { openPostgres } from '../../server/store/postgres.ts';
@@ -251,6 +252,66 @@ function groupSuite(backend: string, open: () => Promise<Database>) {
       }
       expect(await dump(grouped)).toEqual(await dump(single));
       expect(await grouped.get('SELECT 1 AS x FROM event_stats WHERE event_id = ?', [kateProfile.id])).toBeUndefined();
+    });
+
+    // A pipelined group reads its actions' facts and its likely recipients' settings and mute lists once,
+    // before its first event (action-facts.ts, index-notifications.ts), and holds the action rows for
+    // multi-row statements: each answer must still be what the action's turn would read — targets the
+    // group writes or removes, refs it records, deletions and edited articles that take refs away or move them.
+    it("brings a group's facts read up front to each action's turn", async () => {
+      const [lena, mia, nora] = [generateSecretKey(), generateSecretKey(), generateSecretKey()];
+      const l = getPublicKey(lena);
+      const at = (ago: number) => NOW - 300 + ago;
+      const old = sign(lena, { kind: 1, created_at: at(0), content: 'Régi jegyzet' });
+      const oldLike = sign(mia, { kind: 7, created_at: at(1), content: '+', tags: [['e', old.id], ['p', l]] });
+      const profile1 = sign(lena, { kind: 0, created_at: at(2), content: JSON.stringify({ name: 'lena' }) });
+      const article1 = sign(lena, { kind: 30023, created_at: at(3), tags: [['d', 'napló'], ['title', 'Első']], content: 'első' });
+      const articleLike = sign(mia, { kind: 7, created_at: at(4), content: '+', tags: [['e', article1.id], ['p', l]] });
+      // lena mutes mia and turns reply notifications off before the group: the group reads both up front.
+      const mute = sign(lena, { kind: 10000, created_at: at(0), tags: [['p', getPublicKey(mia)]] });
+      const settings = sign(lena, { kind: 30078, created_at: at(0), tags: [['d', 'Strucc']], content: JSON.stringify({ notifications: { YOUR_POST_WAS_REPLIED_TO: false } }) });
+      for (const db of [grouped, single]) {
+        await db.run('INSERT INTO app_settings (pubkey, event, updated_at) VALUES (?, ?, ?)', [l, JSON.stringify(settings), NOW]);
+      }
+      // mia's note quotes one of nora's that arrives only in the group, before lena likes mia's note: nora
+      // hears of the like on a post quoting hers.
+      const quoted = sign(nora, { kind: 1, created_at: at(5), content: 'Idézett jegyzet' });
+      const quoter = sign(mia, { kind: 1, created_at: at(6), content: 'Ezt olvasd', tags: [['q', quoted.id]] });
+      const before = [mute, old, oldLike, profile1, article1, articleLike, quoter];
+      // Second like of a note mia liked in an earlier call: the read's own answer scores nothing.
+      const oldAgain = sign(mia, { kind: 7, created_at: at(10), content: '❤', tags: [['e', old.id], ['p', l]] });
+      // A note of the group liked by two people, then nora takes hers back and likes it again: it scores again.
+      const fresh = sign(lena, { kind: 1, created_at: at(11), content: 'Friss jegyzet' });
+      const freshLikes = [nora, mia].map((key, i) => sign(key, { kind: 7, created_at: at(12 + i), content: '+', tags: [['e', fresh.id], ['p', l]] }));
+      const reply = sign(nora, { kind: 1, created_at: at(14), content: 'Válasz a friss jegyzetre', tags: [['e', fresh.id, '', 'root'], ['p', l]] });
+      // The profile's row goes when its next version comes: a like after that finds no row.
+      const profile2 = sign(lena, { kind: 0, created_at: at(15), content: JSON.stringify({ name: 'lena2' }) });
+      const likeGone = sign(nora, { kind: 7, created_at: at(16), content: '+', tags: [['e', profile1.id], ['p', l]] });
+      const unlike = sign(nora, { kind: 5, created_at: at(17), tags: [['e', freshLikes[0].id]] });
+      const freshLike3 = sign(nora, { kind: 7, created_at: at(18), content: '🤙', tags: [['e', fresh.id], ['p', l]] });
+      // The edited article takes over the old version's refs: mia's like on it is her second.
+      const article2 = sign(lena, { kind: 30023, created_at: at(19), tags: [['d', 'napló'], ['title', 'Második']], content: 'második' });
+      const articleLike2 = sign(mia, { kind: 7, created_at: at(20), content: '+', tags: [['e', article2.id], ['p', l]] });
+      const likeQuoter = sign(lena, { kind: 7, created_at: at(21), content: '+', tags: [['e', quoter.id], ['p', getPublicKey(mia)]] });
+      const groupEvents = [oldAgain, fresh, ...freshLikes, reply, profile2, likeGone, quoted, unlike, freshLike3, article2, articleLike2, likeQuoter];
+      const one = createImporter({ db: oneStatementAtATime(single), live: new EventEmitter(), now: () => NOW });
+      for (const ev of [...before, ...groupEvents]) expect((await one.importEvents([ev]))[0].ok).toBe(true);
+      const importer = createImporter({ db: grouped, live: new EventEmitter(), now: () => NOW });
+      expect((await importer.importEvents(before)).map((r) => r.ok)).toEqual(before.map(() => true));
+      expect((await importer.importEvents(groupEvents)).map((r) => r.ok)).toEqual(groupEvents.map(() => true));
+      expect(await dump(grouped)).toEqual(await dump(single));
+
+      const stats = (id: string) => grouped.get<Record<string, number>>('SELECT likes, replies, score FROM event_stats WHERE event_id = ?', [id]);
+      const units = (weight: number) => Math.trunc((1e10 * weight) / 91);
+      expect(await stats(old.id)).toEqual({ likes: 2, replies: 0, score: units(1) });
+      expect(await stats(fresh.id)).toEqual({ likes: 2, replies: 1, score: 2 * units(1) + units(5) });
+      expect(await stats(profile1.id)).toEqual({ likes: 1, replies: 0, score: units(1) });
+      expect(await stats(article2.id)).toEqual({ likes: 2, replies: 0, score: units(1) });
+      // Of the group's actions on her posts only nora's likes reach lena (the first one taken back).
+      const told = await grouped.all<{ source_id: string }>('SELECT DISTINCT source_id FROM notifications WHERE pubkey = ?', [l]);
+      expect(told.map((r) => r.source_id)).toEqual([freshLike3.id]);
+      const toNora = await grouped.all<{ type: number }>('SELECT type FROM notifications WHERE pubkey = ? AND source_id = ?', [getPublicKey(nora), likeQuoter.id]);
+      expect(toNora.map((r) => r.type)).toEqual([N.QUOTING_POST_LIKED]);
     });
 
     it('gives an event whose search key is taken the next free one, in a group as alone', async () => {

@@ -7,8 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable, SqlValue } from '../../server/store/db.ts';
 import { followsFeedItems } from '../../server/cache/follows-feed.ts';
+import { EVENTS_BY_ID, GROUP_FACTS } from '../../server/ingest/action-facts.ts';
 import { ARRIVALS } from '../../server/ingest/delete.ts';
 import { weighedInsert } from '../../server/ingest/index-hashtags.ts';
+import { GROUP_RECIPIENTS } from '../../server/ingest/recipients-sql.ts';
 import { actionFactsSql } from '../../server/ingest/scores.ts';
 import {
   PG_DOC_INSERT_FREE_KEY, PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING,
@@ -227,7 +229,7 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
   });
 
   // The statements a pipelined import sends instead of reads (a group's arrivals, the long-reply count in
-  // the search document insert, the hashtag weight in its insert, an action's facts) run for every event: each lookup in
+  // the search document insert, the hashtag weight in its insert, an action's facts, a group's action facts and recipients) run for every event: each lookup in
   // them must stay on an index in the generic plan, as the reads they replace did.
   it.runIf(store === 'postgres')("the pipelined import's statements read growing tables by index in their generic plans", async () => {
     const plans = await srv.ctx.db
@@ -245,17 +247,21 @@ describe.each(['sqlite', 'postgres'] as const)('hot command queries use indexes 
         await tx.run(`INSERT INTO event_stats (event_id, author, created_at, kind) SELECT 'probe-' || g, 'p' || (g % 50), g, 1 ${g}`);
         await tx.run(`INSERT INTO event_action_refs (event_id, ref_event_id, ref_pubkey, ref_kind, ref_created_at, action, score)
           SELECT 'probe-' || (g / 5), 'ref-' || g, 'p' || (g % 50), 7, g, 'like', 1 ${g}`);
-        for (const table of ['search_docs', 'posts', 'events', 'tombstones', 'replaceable', 'follows', 'event_action_refs', 'event_stats']) await tx.run(`ANALYZE ${table}`);
+        await tx.run(`INSERT INTO app_settings (pubkey, event, updated_at) SELECT 'p' || g, '{}', g ${g}`);
+        for (const table of ['search_docs', 'posts', 'events', 'tombstones', 'replaceable', 'follows', 'event_action_refs', 'event_stats', 'app_settings']) {
+          await tx.run(`ANALYZE ${table}`);
+        }
         const out = [];
         const statements = [
           PG_DOC_INSERT_FREE_KEY_COUNTING, PG_DOC_INSERT_FREE_KEY_LONG_COUNTING, ARRIVALS, weighedInsert(2),
-          actionFactsSql(['like'], true), actionFactsSql(['repost', 'quote'], false),
+          actionFactsSql(['like'], true), actionFactsSql(['repost', 'quote'], false), GROUP_FACTS,
+          GROUP_RECIPIENTS, EVENTS_BY_ID,
         ];
         for (const sql of statements) out.push(await genericPlan(tx, sql));
         throw Object.assign(new Error('undo the filler rows'), { plans: out });
       })
       .catch((err: { plans?: string[][] }) => err.plans);
-    expect(plans).toHaveLength(6);
+    expect(plans).toHaveLength(9);
     for (const plan of plans!) expect(seqScans(plan)).toEqual([]);
   });
 
