@@ -50,11 +50,19 @@ const LOAD: LoadOptions = { clients: 100, seconds: 15, warmupSeconds: WARMUP, th
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const log = (msg: string) => console.error(`[bench] ${msg}`);
 
-/** Issue 18's p99 targets, SQLite, 100 clients (search has its own). */
-const TARGET_P99: Record<string, number> = { search: 100, 'search (orderby:likes|score|replies)': 100, 'user_search (1-3 letter prefix)': 100 };
-const DEFAULT_TARGET_P99 = 25;
-/** p99 of the run before issue 18's work (bench/RESULTS.md, 2026-11-22 03:42), shown beside each new figure. */
-const BASELINE_P99: Record<string, number> = {
+/**
+ * Issue 18's p99 targets, 100 clients: on SQLite 25 ms (search 100 ms); on PostgreSQL 50 ms for every
+ * command ("same commands on PostgreSQL < 50 ms"). Earlier PostgreSQL runs printed SQLite's targets.
+ */
+const TARGET_P99: Record<string, number> = PG
+  ? {}
+  : { search: 100, 'search (orderby:likes|score|replies)': 100, 'user_search (1-3 letter prefix)': 100 };
+const DEFAULT_TARGET_P99 = PG ? 50 : 25;
+/**
+ * p99 of the run before issue 18's work (bench/RESULTS.md, 2026-11-22 03:42, SQLite), shown beside each
+ * new figure; PostgreSQL had no such run.
+ */
+const BASELINE_P99: Record<string, number> = PG ? {} : {
   'mega_feed_directive (latest)': 46.4,
   thread_view: 8.6,
   user_profile: 138.3,
