@@ -106,7 +106,7 @@ export async function recordAction(
   let recorded: boolean;
   let earlier: boolean;
   if (known) {
-    rememberTarget(actor, target, known.stored);
+    // Not kept in target-rows.ts: the notification indexer finds this row in the group's reads too.
     if (known.stored && !POST_KINDS.has(known.stored.kind)) return;
     ({ recorded, earlier } = known);
   } else {
