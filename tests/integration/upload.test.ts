@@ -197,6 +197,13 @@ describe('upload socket', () => {
   });
 });
 
+/**
+ * How long the cleanup after an idle upload may take to show: vi.waitUntil's default of 1 s ran out once
+ * in a full CI run on a loaded 2-core machine (the file's close and unlink queue behind other tests' I/O).
+ * A deadline for something that must happen, not a speed check.
+ */
+const EVENTUALLY = { timeout: 10_000, interval: 20 };
+
 describe('abandoned uploads', () => {
   it('removes the temp file of an upload that stops sending chunks, and of every upload at shutdown', async () => {
     const uploads = new ChunkedUploads(t.server.ctx);
@@ -212,7 +219,7 @@ describe('abandoned uploads', () => {
       vi.useRealTimers();
     }
     // The map forgets the upload first, then its temp file is closed and removed.
-    await vi.waitUntil(async () => uploads.size === 0 && (await readdir(tmpDir)).length === 0);
+    await vi.waitUntil(async () => uploads.size === 0 && (await readdir(tmpDir)).length === 0, EVENTUALLY);
     await start('leallitaskor');
     expect((await readdir(tmpDir)).length).toBe(1);
     await uploads.closeAll();
@@ -235,7 +242,7 @@ describe('abandoned uploads', () => {
       vi.useRealTimers();
     }
     try {
-      await vi.waitUntil(() => logged.mock.calls.some((c) => String(c[0]).includes('Félbehagyott feltöltés')));
+      await vi.waitUntil(() => logged.mock.calls.some((c) => String(c[0]).includes('Félbehagyott feltöltés')), EVENTUALLY);
       expect(uploads.size).toBe(0);
     } finally {
       logged.mockRestore();
